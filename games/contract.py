@@ -1,0 +1,97 @@
+"""The game contract: everything the shell, projections and tests may know about a game.
+
+Every game folder builds one `GameDef` and registers it in `games.registry`. The names
+of the fields are fixed for every game (ARCHITECTURE.md, "The game contract").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from events.envelope import Seat
+
+
+class Rejection(msgspec.Struct, frozen=True):
+    """A refused command: a stable snake_case `code` and a message a player understands."""
+
+    code: str
+    message: str
+
+
+class Seed(msgspec.Struct, frozen=True):
+    """The secret from which setup draws every random outcome (committed by the shell)."""
+
+    value: bytes
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """Final scores by category and the ranking after the game's tie-breakers.
+
+    `scores[seat][i]` is the score of `categories[i]`; `totals[seat]` is their sum;
+    `ranks[seat]` is 1 for the winner(s), equal ranks mean a shared place;
+    `winners` lists every seat ranked 1 (several only when the tie-breakers leave a tie).
+    """
+
+    categories: tuple[str, ...]
+    scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[Seat, ...]
+    tiebreak: tuple[int, ...] = ()  # the values the tie-breaker compared, per seat
+
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class GameDef:
+    """One game. The docstrings of the fields are the contract every game fulfils."""
+
+    id: str
+    """snake_case id: folder, registry key, Envelope.game_type, key names and statistics."""
+    rules_version: int
+    """Bumped on any behaviour change of decide/evolve/result."""
+    commands: Any
+    """The Command union (`A | B | ...`)."""
+    events: Any
+    """The Event union."""
+    options_type: type
+    """The options Struct; every options Struct has a `players` field."""
+    presets: Mapping[str, Any]
+    """Named option sets, e.g. "3p", "5p_side_a"."""
+    fixture_type: type
+    """The Struct that fixes every random outcome of setup explicitly."""
+    initial: Any
+    """The state before the first event; replay = reduce(evolve, events, initial)."""
+    setup: Callable[[Any, Any], Sequence[Any]]
+    """setup(options, Seed | fixture) -> opening events, every random outcome written out."""
+    decide: Callable[[Any, Seat, Any], Sequence[Any] | Rejection]
+    """decide(state, seat, command) -> events, or a Rejection. Pure and total."""
+    evolve: Callable[[Any, Any], Any]
+    """evolve(state, event) -> state. Applies recorded facts; no validation."""
+    legal_commands: Callable[[Any, Seat], Sequence[Any]]
+    """Every legal command of `seat` now, in a deterministic order."""
+    to_act: Callable[[Any], tuple[Seat, ...]]
+    """The seats that must act now (several at once for simultaneous choices)."""
+    view: Callable[[Any, Seat | None], Any]
+    """What `seat` may see (`None`: a spectator). Never the state itself."""
+    result: Callable[[Any], Result | None]
+    """Scores and ranking once the game is over, else None."""
+    facets: Callable[[Any], Sequence[Mapping[str, str]]]
+    """Statistics dimensions per seat (e.g. wonder, side, seat, players)."""
+    parse_command: Callable[[str], Any | Rejection]
+    """The compact text notation -> a Command (or a Rejection saying what is wrong)."""
+    format_command: Callable[[Any], str]
+    """A Command -> its text notation; parse_command(format_command(c)) == c."""
+    render: Callable[[Any], str]
+    """A view -> a compact text rendering for a terminal or a chat message."""
+    players: tuple[int, int]
+    """The smallest and largest player counts."""
+    upcasters: Mapping[tuple[str, int], Upcaster]
+    """(event tag, from version) -> raw-dict upcaster to the next version."""
+    summary: Callable[[Any], Mapping[str, Any]] | None = None
+    """Optional extra numbers for statistics of a finished game (e.g. game length)."""

@@ -1,0 +1,16 @@
+"""The explicit list of games (no plugin discovery)."""
+
+from __future__ import annotations
+
+from games.contract import GameDef
+from games.seven_wonders import GAME as SEVEN_WONDERS
+
+GAMES: dict[str, GameDef] = {g.id: g for g in (SEVEN_WONDERS,)}
+
+
+def get(game_id: str) -> GameDef:
+    """The game registered under `game_id` (hyphens accepted); KeyError if unknown."""
+    key = game_id.replace("-", "_")
+    if key not in GAMES:
+        raise KeyError(f"unknown game {game_id!r}; known: {', '.join(sorted(GAMES))}")
+    return GAMES[key]

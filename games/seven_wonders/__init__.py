@@ -1,0 +1,37 @@
+"""7 Wonders (base game, 1st edition), 3-7 players: registers GAME."""
+
+from games.contract import GameDef
+from games.seven_wonders.commands import Command_
+from games.seven_wonders.events import Options, SevenWondersEvent
+from games.seven_wonders.evolve import evolve
+from games.seven_wonders.notation import format_command, parse_command
+from games.seven_wonders.rules import decide, legal_commands, to_act
+from games.seven_wonders.scoring import facets, result
+from games.seven_wonders.setup import PRESETS, RULES_VERSION, Fixture, setup
+from games.seven_wonders.state import INITIAL
+from games.seven_wonders.upcasters import UPCASTERS
+from games.seven_wonders.view import render, view
+
+GAME = GameDef(
+    id="seven_wonders",
+    rules_version=RULES_VERSION,
+    commands=Command_,
+    events=SevenWondersEvent,
+    options_type=Options,
+    presets=PRESETS,
+    fixture_type=Fixture,
+    initial=INITIAL,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_act=to_act,
+    view=view,
+    result=result,
+    facets=facets,
+    parse_command=parse_command,
+    format_command=format_command,
+    render=render,
+    players=(3, 7),
+    upcasters=UPCASTERS,
+)

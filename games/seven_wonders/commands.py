@@ -1,0 +1,47 @@
+"""What a seat can ask for in 7 Wonders.
+
+Cards are named by their key (the snake_case of the printed name, e.g. "east_trading_post");
+the engine finds that card in the seat's hand. A payment is named by the coins sent to
+each neighbour (`left`, `right`); leave both unset to ask for the cheapest way (§6).
+"""
+
+from __future__ import annotations
+
+from events.base import Command
+
+
+class Build(Command, tag="build"):
+    """Build the card as a structure (§4 A). `free` uses Olympia A's once-per-age power."""
+
+    card: str
+    left: int | None = None
+    right: int | None = None
+    free: bool = False
+
+
+class BuildStage(Command, tag="build_stage"):
+    """Use the card to build the next wonder stage (§4 B)."""
+
+    card: str
+    left: int | None = None
+    right: int | None = None
+
+
+class Discard(Command, tag="discard"):
+    """Discard the card for 3 coins (§4 C)."""
+
+    card: str
+
+
+class BuildFromDiscard(Command, tag="build_from_discard"):
+    """Halicarnassus: build this card of the discard pile for free (§11.7)."""
+
+    card: str
+
+
+class Decline(Command, tag="decline"):
+    """Halicarnassus: take nothing from the discard pile (§11.7, 'may')."""
+
+
+Command_ = Build | BuildStage | Discard | BuildFromDiscard | Decline
+SevenWondersCommand = Command_

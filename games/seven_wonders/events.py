@@ -1,0 +1,161 @@
+"""The facts of a 7 Wonders game.
+
+These tags and fields are the storage format; change them only as the versioning policy
+in `events/README.md` allows. Events carry their outcomes (payments, income, tokens,
+scores), so `evolve` never re-applies a rule.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Literal
+
+import msgspec
+
+from events.base import Event
+
+Via = Literal["resources", "chain", "free_build", "discard_pile", ""]
+Action = Literal["build", "stage", "discard"]
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Game options. `sides`: how boards are dealt: "random" per player, all "A" or all "B"."""
+
+    players: int = 3
+    sides: Literal["random", "A", "B"] = "random"
+
+
+class WonderPick(msgspec.Struct, frozen=True):
+    """The board and side a seat plays (§2.4)."""
+
+    wonder: str
+    side: Literal["A", "B"]
+
+
+class Play(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's resolved action: which card, what for, and what it paid to whom."""
+
+    seat: int
+    card: str  # a card id
+    action: Action
+    left: int = 0  # coins sent to the left neighbour for purchases
+    right: int = 0  # coins sent to the right neighbour
+    bank: int = 0  # coins paid to the bank (a brown card's 1-coin cost)
+    via: Via = ""
+
+
+class Due(msgspec.Struct, frozen=True):
+    """A decision the end of this turn owes a seat (§7 steps 6-7)."""
+
+    seat: int
+    kind: Literal["seventh_card", "discard_build"]
+
+
+class GameCreated(Event, tag="game_created"):
+    """Setup (§2): boards and sides, and the full deal of every age, written out."""
+
+    version: ClassVar[int] = 1
+    options: Options
+    wonders: tuple[WonderPick, ...]
+    deals: tuple[tuple[tuple[str, ...], ...], ...]  # [age-1][seat] -> 7 card ids
+    rules_version: int
+    catalog_hash: str
+    rng: str
+
+
+class AgeStarted(Event, tag="age_started"):
+    """The age's deal goes to the hands (§3)."""
+
+    version: ClassVar[int] = 1
+    age: int
+
+
+class CardChosen(Event, tag="card_chosen"):
+    """A seat committed its card and action; hidden from the others until the reveal."""
+
+    version: ClassVar[int] = 1
+    play: Play
+
+
+class TurnResolved(Event, tag="turn_resolved"):
+    """All choices revealed and resolved together (§7 steps 3-5). `coins` is each seat's
+    net change (payments out, purchases received, one-time income)."""
+
+    version: ClassVar[int] = 1
+    age: int
+    turn: int
+    plays: tuple[Play, ...]
+    coins: tuple[int, ...]
+    due: tuple[Due, ...] = ()
+
+
+class LastCardsDiscarded(Event, tag="last_cards_discarded"):
+    """Turn 6: the remaining card of each hand goes to the discard pile, no coins (§3).
+    `cards[seat]` is None for a seat that keeps it (Babylon B stage 2)."""
+
+    version: ClassVar[int] = 1
+    cards: tuple[str | None, ...]
+
+
+class DecisionOpened(Event, tag="decision_opened"):
+    """A seat now owes the decision `kind` (Babylon B's 7th card, Halicarnassus)."""
+
+    version: ClassVar[int] = 1
+    seat: int
+    kind: Literal["seventh_card", "discard_build"]
+
+
+class SeventhCardPlayed(Event, tag="seventh_card_played"):
+    """Babylon B plays its last card of the age (§11.5), settled at once."""
+
+    version: ClassVar[int] = 1
+    play: Play
+    coins: tuple[int, ...]
+
+
+class DiscardBuilt(Event, tag="discard_built"):
+    """Halicarnassus builds a card of the discard pile for free (§11.7)."""
+
+    version: ClassVar[int] = 1
+    seat: int
+    card: str
+    coins: tuple[int, ...]
+
+
+class DiscardBuildSkipped(Event, tag="discard_build_skipped"):
+    """Halicarnassus takes nothing: declined, or nothing in the pile it may build (§15 #7)."""
+
+    version: ClassVar[int] = 1
+    seat: int
+    reason: Literal["declined", "nothing_eligible"]
+
+
+class HandsPassed(Event, tag="hands_passed"):
+    """Hands go to the neighbour: Age I and III left, Age II right (§3)."""
+
+    version: ClassVar[int] = 1
+    direction: Literal["left", "right"]
+
+
+class MilitaryResolved(Event, tag="military_resolved"):
+    """Conflicts at the end of an age (§8): tokens won or lost by each seat."""
+
+    version: ClassVar[int] = 1
+    age: int
+    shields: tuple[int, ...]
+    tokens: tuple[tuple[int, ...], ...]
+
+
+class GameEnded(Event, tag="game_ended"):
+    """Final scoring (§9) with the choices made for the seats (wildcards, Olympia copy)."""
+
+    version: ClassVar[int] = 1
+    categories: tuple[str, ...]
+    scores: tuple[tuple[int, ...], ...]
+    coins: tuple[int, ...]
+    choices: tuple[str, ...]  # per seat, e.g. "wildcards: compass, tablet; copied: spies_guild"
+
+
+SevenWondersEvent = (
+    GameCreated | AgeStarted | CardChosen | TurnResolved | LastCardsDiscarded | DecisionOpened
+    | SeventhCardPlayed | DiscardBuilt | DiscardBuildSkipped | HandsPassed | MilitaryResolved | GameEnded
+)

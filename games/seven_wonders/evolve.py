@@ -1,0 +1,117 @@
+"""evolve: apply one recorded fact to the state. No validation, no rules arithmetic."""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from msgspec.structs import replace
+
+from games.seven_wonders.events import (
+    AgeStarted,
+    CardChosen,
+    DecisionOpened,
+    DiscardBuildSkipped,
+    DiscardBuilt,
+    GameCreated,
+    GameEnded,
+    HandsPassed,
+    LastCardsDiscarded,
+    MilitaryResolved,
+    Play,
+    SevenWondersEvent,
+    SeventhCardPlayed,
+    TurnResolved,
+)
+from games.seven_wonders.state import INITIAL, City, State
+
+
+def evolve(state: State, event: SevenWondersEvent) -> State:
+    """The state after `event`."""
+    match event:
+        case GameCreated():
+            return _game_created(event)
+        case AgeStarted():
+            return replace(state, phase="choose", age=event.age, turn=1, hands=state.deals[event.age - 1],
+                           chosen=(None,) * state.players, last_discarded=False)
+        case CardChosen():
+            chosen = list(state.chosen)
+            chosen[event.play.seat] = event.play
+            return replace(state, chosen=tuple(chosen))
+        case TurnResolved():
+            return _turn_resolved(state, event)
+        case LastCardsDiscarded():
+            hands = tuple(() if c is not None else h for h, c in zip(state.hands, event.cards))
+            pile = state.discard + tuple(c for c in event.cards if c is not None)
+            return replace(state, hands=hands, discard=pile, last_discarded=True)
+        case DecisionOpened():
+            return replace(state, pending=state.due[0], due=state.due[1:])
+        case SeventhCardPlayed():
+            s = _place(state, event.play)
+            return replace(s, cities=_pay(s.cities, event.coins), pending=None)
+        case DiscardBuilt():
+            cities = list(state.cities)
+            c = cities[event.seat]
+            cities[event.seat] = replace(c, built=c.built + (event.card,))
+            pile = list(state.discard)
+            pile.remove(event.card)
+            return replace(state, cities=_pay(tuple(cities), event.coins), discard=tuple(pile), pending=None)
+        case DiscardBuildSkipped():
+            if state.pending is not None and state.pending.seat == event.seat:
+                return replace(state, pending=None)
+            return replace(state, due=state.due[1:])
+        case HandsPassed():
+            h = state.hands
+            n = len(h)
+            # left: seat i gives its hand to LEFT(i) = i+1, so seat j receives from j-1 (§0).
+            hands = tuple(h[(j - 1) % n] for j in range(n)) if event.direction == "left" else tuple(
+                h[(j + 1) % n] for j in range(n)
+            )
+            return replace(state, phase="choose", hands=hands, turn=state.turn + 1, chosen=(None,) * n)
+        case MilitaryResolved():
+            cities = tuple(replace(c, tokens=c.tokens + t) for c, t in zip(state.cities, event.tokens))
+            return replace(state, cities=cities)
+        case GameEnded():
+            return replace(state, phase="over", scores=event.scores, categories=event.categories,
+                           final_coins=event.coins, choices=event.choices)
+        case _:
+            assert_never(event)
+
+
+def _game_created(e: GameCreated) -> State:
+    n = e.options.players
+    cities = tuple(City(wonder=w.wonder, side=w.side) for w in e.wonders)
+    return replace(INITIAL, options=e.options, players=n, deals=e.deals, cities=cities,
+                   chosen=(None,) * n, hands=((),) * n)
+
+
+def _place(state: State, p: Play) -> State:
+    """Move the played card out of its owner's hand to its place (§7 step 4)."""
+    hands = list(state.hands)
+    hand = list(hands[p.seat])
+    hand.remove(p.card)
+    hands[p.seat] = tuple(hand)
+    cities = list(state.cities)
+    c = cities[p.seat]
+    discard = state.discard
+    if p.action == "build":
+        c = replace(c, built=c.built + (p.card,))
+        if p.via == "free_build":
+            c = replace(c, free_build_age=state.age)
+    elif p.action == "stage":
+        c = replace(c, stages=c.stages + 1, stage_cards=c.stage_cards + (p.card,))
+    else:
+        discard = discard + (p.card,)
+    cities[p.seat] = c
+    return replace(state, hands=tuple(hands), cities=tuple(cities), discard=discard)
+
+
+def _pay(cities: tuple[City, ...], coins: tuple[int, ...]) -> tuple[City, ...]:
+    return tuple(c if d == 0 else replace(c, coins=c.coins + d) for c, d in zip(cities, coins))
+
+
+def _turn_resolved(state: State, e: TurnResolved) -> State:
+    s = state
+    for p in e.plays:
+        s = _place(s, p)
+    return replace(s, phase="resolving", cities=_pay(s.cities, e.coins), chosen=(None,) * state.players,
+                   due=e.due)

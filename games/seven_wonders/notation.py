@@ -1,0 +1,99 @@
+"""The compact text notation of commands, for the CLI, scripts and chat.
+
+    build Aqueduct                     build, cheapest payment
+    build Aqueduct pay cheapest        the same
+    build Aqueduct pay left 2 right 0  build, sending 2 coins left and none right
+    build Aqueduct free                Olympia A's free build
+    wonder Loom [pay ...]              use Loom to build the next wonder stage
+    discard Tavern                     discard for 3 coins
+    build Temple from discard          Halicarnassus: build from the discard pile
+    decline                            Halicarnassus: take nothing
+
+Card names are case-insensitive; underscores or spaces both work.
+"""
+
+from __future__ import annotations
+
+import re
+
+from games.contract import Rejection
+from games.seven_wonders.catalog import CATALOG, slug
+from games.seven_wonders.commands import Build, BuildFromDiscard, BuildStage, Command_, Decline, Discard
+
+_PAY = re.compile(r"^(?P<name>.+?)\s+pay\s+(?:(?P<cheap>cheapest)|left\s+(?P<l>\d+)\s+right\s+(?P<r>\d+))$")
+
+
+def _card(words: str) -> str | Rejection:
+    key = slug(words)
+    if key in CATALOG.by_key:
+        return key
+    if key in CATALOG.cards:
+        return CATALOG.cards[key].key
+    return Rejection("unknown_card", f"there is no card called {words.strip()!r}")
+
+
+def parse_command(text: str) -> Command_ | Rejection:
+    """Text -> a command, or a Rejection('bad_notation' | 'unknown_card', why)."""
+    t = " ".join(text.strip().split())
+    verb, _, rest = t.partition(" ")
+    verb = verb.lower()
+    low = rest.lower()
+    if verb == "decline" and not rest:
+        return Decline()
+    if verb == "discard" and rest:
+        card = _card(rest)
+        return card if isinstance(card, Rejection) else Discard(card=card)
+    if verb in ("build", "wonder", "stage") and rest:
+        left = right = None
+        free = False
+        name = rest
+        if verb == "build" and low.endswith(" from discard"):
+            card = _card(rest[: -len(" from discard")])
+            return card if isinstance(card, Rejection) else BuildFromDiscard(card=card)
+        if verb == "build" and low.endswith(" free"):
+            name, free = rest[: -len(" free")], True
+        else:
+            m = _PAY.match(rest)
+            if m is None and " pay" in low:
+                return Rejection("bad_notation", "write 'pay cheapest' or 'pay left N right M'")
+            if m is not None:
+                name = m["name"]
+                if not m["cheap"]:
+                    left, right = int(m["l"]), int(m["r"])
+        card = _card(name)
+        if isinstance(card, Rejection):
+            return card
+        if verb == "build":
+            return Build(card=card, left=left, right=right, free=free)
+        return BuildStage(card=card, left=left, right=right)
+    return Rejection(
+        "bad_notation",
+        "expected: build CARD [pay cheapest|pay left N right M|free|from discard], wonder CARD [pay ...], "
+        "discard CARD, or decline",
+    )
+
+
+def _display(key: str) -> str:
+    return CATALOG.cards[CATALOG.by_key[key][0]].name if key in CATALOG.by_key else key
+
+
+def _pay(left: int | None, right: int | None) -> str:
+    return "pay cheapest" if left is None and right is None else f"pay left {left or 0} right {right or 0}"
+
+
+def format_command(cmd: Command_) -> str:
+    """A command -> its notation; parse_command(format_command(c)) == c."""
+    match cmd:
+        case Build(free=True):
+            return f"build {_display(cmd.card)} free"
+        case Build():
+            return f"build {_display(cmd.card)} {_pay(cmd.left, cmd.right)}"
+        case BuildStage():
+            return f"wonder {_display(cmd.card)} {_pay(cmd.left, cmd.right)}"
+        case Discard():
+            return f"discard {_display(cmd.card)}"
+        case BuildFromDiscard():
+            return f"build {_display(cmd.card)} from discard"
+        case Decline():
+            return "decline"
+    raise TypeError(f"not a 7 Wonders command: {cmd!r}")

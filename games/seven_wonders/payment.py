@@ -1,0 +1,187 @@
+"""Production and commerce (§5.2, §6): every distinct way to pay for a construction.
+
+A city's production is a set of supply vectors (W, S, C, O, G, L, P): one vector per way
+of setting its either-or sources. What a neighbour may sell is the same over its board's
+starting resource and its brown and grey cards only (never yellow cards or wonder stages).
+A way to pay is a purchase from each neighbour; two ways are distinct when they send
+different coins to the left or to the right. Only minimal purchases are listed: buying a
+unit the construction does not need is never offered.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import product
+
+import msgspec
+
+from games.seven_wonders.catalog import CATALOG, MANUFACTURED, RAW, RESOURCES, Produce, TradeDiscount, Vec, vec
+from games.seven_wonders.state import City
+
+RESOURCE_NAMES = {"W": "wood", "S": "stone", "C": "clay", "O": "ore", "G": "glass", "L": "loom", "P": "papyrus"}
+_RAW_IDX = tuple(RESOURCES.index(r) for r in RAW)
+_MAN_IDX = tuple(RESOURCES.index(r) for r in MANUFACTURED)
+
+
+class Way(msgspec.Struct, frozen=True):
+    """One way to pay: coins to each neighbour and the units bought from each."""
+
+    left: int
+    right: int
+    from_left: Vec
+    from_right: Vec
+
+    @property
+    def total(self) -> int:
+        return self.left + self.right
+
+
+class Info(msgspec.Struct, frozen=True):
+    """What the rules need to know of a city, derived from its board and structures."""
+
+    own: tuple[Vec, ...]  # every supply vector of the whole city (§5.2)
+    sell: tuple[Vec, ...]  # every supply vector a neighbour may buy from (§6)
+    left_price: Vec  # what this city pays per unit bought from its left neighbour
+    right_price: Vec
+    names: frozenset[str]  # names of its structures (duplicate rule, chains)
+
+
+def city_key(c: City) -> tuple[str, str, int, tuple[str, ...]]:
+    """What production and prices depend on (not coins)."""
+    return (c.wonder, c.side, c.stages, c.built)
+
+
+def stage_effects(c: City) -> list:
+    """The effects of the built stages of the city's board."""
+    side = CATALOG.wonders[c.wonder].sides[c.side]
+    return [e for st in side.stages[: c.stages] for e in st.effects]
+
+
+def info(c: City) -> Info:
+    """The production and prices of city `c` (cached on board, stages and structures)."""
+    return _info(city_key(c))
+
+
+@lru_cache(maxsize=8192)
+def _info(key: tuple[str, str, int, tuple[str, ...]]) -> Info:
+    wonder, side, stages, built = key
+    start = vec(CATALOG.wonders[wonder].sides[side].starting_resource)
+    fixed_all = list(start)
+    fixed_sell = list(start)
+    either_all: list[str] = []
+    either_sell: list[str] = []
+    left = [2] * 7
+    right = [2] * 7
+    effects = [(CATALOG.cards[cid].color, e) for cid in built for e in CATALOG.cards[cid].effects]
+    effects += [
+        ("stage", e) for st in CATALOG.wonders[wonder].sides[side].stages[:stages] for e in st.effects
+    ]
+    for color, e in effects:
+        if isinstance(e, Produce):
+            sellable = e.tradable and color in ("brown", "grey")
+            if len(e.options) == 1:
+                i = RESOURCES.index(e.options)
+                fixed_all[i] += e.amount
+                if sellable:
+                    fixed_sell[i] += e.amount
+            else:
+                either_all.append(e.options)
+                if sellable:
+                    either_sell.append(e.options)
+        elif isinstance(e, TradeDiscount):
+            for r in e.resources:
+                i = RESOURCES.index(r)
+                if "left" in e.sides:
+                    left[i] = min(left[i], max(1, e.price))
+                if "right" in e.sides:
+                    right[i] = min(right[i], max(1, e.price))
+    names = frozenset(CATALOG.cards[cid].name for cid in built)
+    return Info(
+        own=_supply(tuple(fixed_all), tuple(sorted(either_all))),
+        sell=_supply(tuple(fixed_sell), tuple(sorted(either_sell))),
+        left_price=tuple(left),  # type: ignore[arg-type]
+        right_price=tuple(right),  # type: ignore[arg-type]
+        names=names,
+    )
+
+
+@lru_cache(maxsize=8192)
+def _supply(fixed: Vec, either: tuple[str, ...]) -> tuple[Vec, ...]:
+    """Every vector the sources can supply at once: each either-or source picks one type."""
+    out = {fixed}
+    for options in either:
+        out = {v[:i] + (v[i] + 1,) + v[i + 1 :] for v in out for i in (RESOURCES.index(r) for r in options)}
+    return tuple(sorted(out))
+
+
+def ways(need: Vec, me: City, left: City, right: City) -> tuple[Way, ...]:
+    """Every distinct way for `me` to cover `need` (§6), cheapest first.
+
+    Order (the documented tie-break): fewest coins in total, then fewer coins to the right
+    neighbour (so on a tie we buy from the left), then fewer to the left.
+    """
+    if not any(need):
+        return (_FREE,)
+    return _ways(need, city_key(me), city_key(left), city_key(right))
+
+
+_FREE = Way(0, 0, (0,) * 7, (0,) * 7)  # type: ignore[arg-type]
+
+
+@lru_cache(maxsize=65536)
+def _ways(need: Vec, me: tuple, left: tuple, right: tuple) -> tuple[Way, ...]:
+    mine, lsell, rsell = _info(me), _info(left), _info(right)
+    # What is still missing after the city's own production, for each way to set it.
+    missing = {tuple(max(0, n - s) for n, s in zip(need, sup)) for sup in mine.own}
+    # Keep only minimal shortfalls: a larger one would buy units the plan does not need.
+    minimal = [m for m in missing if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in missing)]
+    found: dict[tuple[int, int], Way] = {}
+    for m in minimal:
+        if not any(m):
+            found[(0, 0)] = _FREE
+            continue
+        idx = [i for i in range(7) if m[i]]
+        for split in product(*(range(m[i] + 1) for i in idx)):
+            fl = [0] * 7
+            fr = [0] * 7
+            for i, k in zip(idx, split):
+                fl[i] = k
+                fr[i] = m[i] - k
+            if not _can_sell(lsell.sell, fl) or not _can_sell(rsell.sell, fr):
+                continue
+            lc = sum(a * p for a, p in zip(fl, mine.left_price))
+            rc = sum(a * p for a, p in zip(fr, mine.right_price))
+            if (lc, rc) not in found:
+                found[(lc, rc)] = Way(lc, rc, tuple(fl), tuple(fr))  # type: ignore[arg-type]
+    return tuple(sorted(found.values(), key=lambda w: (w.total, w.right, w.left)))
+
+
+def _can_sell(supply: tuple[Vec, ...], want: list[int]) -> bool:
+    if not any(want):
+        return True
+    return any(all(w <= s for w, s in zip(want, sup)) for sup in supply)
+
+
+def shortfall_message(name: str, need: Vec, me: City, left: City, right: City) -> str:
+    """Why `need` cannot be covered at all, in words a player understands."""
+    mine, lc, rc = info(me), info(left), info(right)
+    for i, n in enumerate(need):
+        if not n:
+            continue
+        own = max(v[i] for v in mine.own)
+        sold = max(v[i] for v in lc.sell) + max(v[i] for v in rc.sell)
+        if own + sold < n:
+            res = RESOURCE_NAMES[RESOURCES[i]]
+            return f"cannot afford {name}: needs {n} {res}, you make {own} and your neighbours sell {sold}"
+    wanted = "".join(RESOURCES[i] * n for i, n in enumerate(need))
+    return f"cannot afford {name}: your sources and your neighbours' cannot supply {wanted} at the same time"
+
+
+def describe(way: Way) -> str:
+    """'2 coins to the left (W, S)' style summary of a purchase."""
+    parts = []
+    for side, coins, units in (("left", way.left, way.from_left), ("right", way.right, way.from_right)):
+        if any(units):
+            got = "".join(RESOURCES[i] * k for i, k in enumerate(units))
+            parts.append(f"{coins} to the {side} for {got}")
+    return ", ".join(parts) if parts else "own production"

@@ -1,0 +1,366 @@
+"""decide, legal_commands and to_act for 7 Wonders (they share their predicates).
+
+References are to ../shared/rules/seven-wonders.md. Every choice is validated against
+the state at the start of the turn (§7 step 2); the last choice of a turn reveals and
+resolves all of them (§7 steps 3-5) and runs the end of the turn (§7 steps 6-8) up to the
+next decision, all written out as events.
+"""
+
+from __future__ import annotations
+
+from typing import assert_never
+
+from msgspec.structs import replace
+
+from games.contract import Rejection
+from games.seven_wonders.catalog import (
+    CATALOG,
+    BuildFromDiscard as BuildFromDiscardEffect,
+    Coins,
+    CoinsPer,
+    FreeBuildOncePerAge,
+    PlaySeventhCard,
+    vec,
+)
+from games.seven_wonders.commands import Build, BuildFromDiscard, BuildStage, Command_, Decline, Discard
+from games.seven_wonders.evolve import evolve
+from games.seven_wonders.events import (
+    AgeStarted,
+    CardChosen,
+    DecisionOpened,
+    DiscardBuildSkipped,
+    DiscardBuilt,
+    Due,
+    GameEnded,
+    HandsPassed,
+    LastCardsDiscarded,
+    MilitaryResolved,
+    Play,
+    SevenWondersEvent,
+    SeventhCardPlayed,
+    TurnResolved,
+)
+from games.seven_wonders.payment import Way, info, shortfall_message, stage_effects, ways
+from games.seven_wonders.scoring import CATEGORIES, final_scores, left_of, per, right_of, shields
+from games.seven_wonders.state import City, State
+
+DISCARD_COINS = 3  # §4 C
+VICTORY = {1: 1, 2: 3, 3: 5}  # §8
+DEFEAT = -1
+PASS = {1: "left", 2: "right", 3: "left"}  # §3
+TURNS = 6
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """Seats that must act: every seat yet to choose, or the owner of a pending decision."""
+    if state.pending is not None:
+        return (state.pending.seat,)
+    if state.phase == "choose":
+        return tuple(i for i, c in enumerate(state.chosen) if c is None)
+    return ()
+
+
+def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | Rejection:
+    """Validate `cmd` from `seat` and say what happens."""
+    if state.phase == "over":
+        return Rejection("game_over", "the game is over")
+    if state.phase == "new":
+        return Rejection("not_started", "the game has not been set up")
+    if not 0 <= seat < state.players:
+        return Rejection("unknown_seat", f"there is no seat {seat} in a {state.players}-player game")
+    if seat not in to_act(state):
+        if state.phase == "choose" and state.pending is None:
+            return Rejection("already_chosen", "you have already chosen your card for this turn")
+        return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
+    if state.pending is not None and state.pending.kind == "discard_build":
+        match cmd:
+            case BuildFromDiscard():
+                return _build_from_discard(state, seat, cmd)
+            case Decline():
+                return _advance(state, [DiscardBuildSkipped(seat=seat, reason="declined")])
+            case _:
+                return Rejection("decision_pending", "choose a card of the discard pile to build, or decline")
+    match cmd:
+        case Build() | BuildStage() | Discard():
+            play = _play(state, seat, cmd)
+            if isinstance(play, Rejection):
+                return play
+            if state.pending is not None:  # Babylon B's 7th card (§11.5)
+                return _advance(state, [SeventhCardPlayed(play=play, coins=_settle(state, [play]))])
+            return _choose(state, play)
+        case BuildFromDiscard() | Decline():
+            return Rejection("no_pending_decision", "there is no discard-pile decision to answer now")
+        case _:
+            assert_never(cmd)
+
+
+# --- choosing and paying -------------------------------------------------------------
+
+
+def find_card(hand: tuple[str, ...], key: str) -> str | None:
+    """The id of a card of `hand` named `key` (a card key or id)."""
+    for cid in hand:
+        if cid == key or CATALOG.cards[cid].key == key:
+            return cid
+    return None
+
+
+def _neighbours(state: State, seat: int) -> tuple[City, City, City]:
+    n = state.players
+    return state.cities[seat], state.cities[left_of(seat, n)], state.cities[right_of(seat, n)]
+
+
+def free_build_ready(state: State, seat: int) -> bool:
+    """Olympia A stage 2: once per age, not yet used in this one (§11.6, §15 #6)."""
+    city = state.cities[seat]
+    has = any(isinstance(e, FreeBuildOncePerAge) for e in stage_effects(city))
+    return has and city.free_build_age != state.age
+
+
+def _play(state: State, seat: int, cmd: Build | BuildStage | Discard) -> Play | Rejection:
+    cid = find_card(state.hands[seat], cmd.card)
+    if cid is None:
+        return Rejection("card_not_in_hand", f"{_name(cmd.card)} is not in your hand")
+    if isinstance(cmd, Discard):
+        return Play(seat=seat, card=cid, action="discard")
+    me, left, right = _neighbours(state, seat)
+    card = CATALOG.cards[cid]
+    if isinstance(cmd, Build):
+        if card.name in info(me).names:
+            return Rejection("duplicate_structure", f"your city already has a {card.name} (§4 A)")
+        if cmd.free:
+            if not free_build_ready(state, seat):
+                return Rejection("free_build_unavailable", "you have no unused free build in this age")
+            if cmd.left or cmd.right:
+                return Rejection("no_such_payment", "a free build pays nothing")
+            return Play(seat=seat, card=cid, action="build", via="free_build")
+        if any(n in info(me).names for n in card.chain_from):
+            if cmd.left or cmd.right:
+                return Rejection("no_such_payment", f"{card.name} is free for you through a chain (§5.1)")
+            return Play(seat=seat, card=cid, action="build", via="chain")
+        way = _pay(card.name, CATALOG.need[cid], card.cost_coins, cmd, me, left, right)
+        if isinstance(way, Rejection):
+            return way
+        return Play(seat=seat, card=cid, action="build", left=way.left, right=way.right, bank=card.cost_coins,
+                    via="resources")
+    side = CATALOG.wonders[me.wonder].sides[me.side]
+    if me.stages >= len(side.stages):
+        return Rejection("wonder_complete", "every stage of your wonder is built")
+    way = _pay(f"stage {me.stages + 1} of your wonder", vec(side.stages[me.stages].cost), 0, cmd, me, left, right)
+    if isinstance(way, Rejection):
+        return way
+    return Play(seat=seat, card=cid, action="stage", left=way.left, right=way.right, via="resources")
+
+
+def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: City, right: City) -> Way | Rejection:
+    """The payment the command names (or the cheapest), checked against the seat's coins (§6)."""
+    options = ways(need, me, left, right)
+    if not options:
+        return Rejection("cannot_afford", shortfall_message(name, need, me, left, right))
+    if cmd.left is None and cmd.right is None:
+        for w in options:
+            if w.total + bank <= me.coins:
+                return w
+        w = options[0]
+        return Rejection(
+            "cannot_afford",
+            f"cannot afford {name}: the cheapest way costs {w.total + bank} coins "
+            f"({w.left} to the left, {w.right} to the right, {bank} to the bank) and you have {me.coins}",
+        )
+    if cmd.left is None or cmd.right is None:
+        return Rejection("bad_payment", "name the coins for both neighbours (pay left N right M), or pay cheapest")
+    for w in options:
+        if (w.left, w.right) == (cmd.left, cmd.right):
+            if w.total + bank > me.coins:
+                return Rejection("cannot_afford", f"paying {w.total + bank} coins for {name} needs more than your {me.coins}")
+            return w
+    listed = "; ".join(f"left {w.left} right {w.right}" for w in options)
+    return Rejection("no_such_payment", f"{name} cannot be paid with left {cmd.left} right {cmd.right}; ways: {listed}")
+
+
+def _choose(state: State, play: Play) -> list[SevenWondersEvent]:
+    events: list[SevenWondersEvent] = [CardChosen(play=play)]
+    if sum(1 for c in state.chosen if c is None) > 1:
+        return events
+    chosen = evolve(state, events[0])
+    plays = tuple(p for p in chosen.chosen if p is not None)
+    placed = evolve(chosen, TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=(0,) * state.players))
+    coins = _settle(state, list(plays), placed.cities)
+    due: list[Due] = []
+    if state.turn == TURNS:
+        due += [Due(p.seat, "seventh_card") for p in plays if _has(placed.cities[p.seat], PlaySeventhCard)]
+    due += [Due(p.seat, "discard_build") for p in plays if p.action == "stage" and _stage_has(state, p, BuildFromDiscardEffect)]
+    events.append(TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=coins, due=tuple(due)))
+    return _advance(chosen, events[1:], prefix=events[:1])
+
+
+def _has(city: City, kind: type) -> bool:
+    return any(isinstance(e, kind) for e in stage_effects(city))
+
+
+def _stage_has(state: State, p: Play, kind: type) -> bool:
+    city = state.cities[p.seat]
+    stage = CATALOG.wonders[city.wonder].sides[city.side].stages[city.stages]
+    return any(isinstance(e, kind) for e in stage.effects)
+
+
+def _settle(state: State, plays: list[Play], placed: tuple[City, ...] | None = None) -> tuple[int, ...]:
+    """Each seat's net coins from `plays` (§7 steps 3 and 5): payments out, purchases
+    received by the sellers, and one-time income counted on the cities after placement."""
+    n = state.players
+    if placed is None:
+        s = state
+        for p in plays:  # a single play settled at once (7th card)
+            s = evolve(s, TurnResolved(age=s.age, turn=s.turn, plays=(p,), coins=(0,) * n))
+        placed = s.cities
+    delta = [0] * n
+    for p in plays:
+        delta[p.seat] -= p.left + p.right + p.bank
+        delta[left_of(p.seat, n)] += p.left
+        delta[right_of(p.seat, n)] += p.right
+        delta[p.seat] += _income(state, p, placed)
+    return tuple(delta)
+
+
+def _income(state: State, p: Play, placed: tuple[City, ...]) -> int:
+    if p.action == "discard":
+        return DISCARD_COINS
+    if p.action == "stage":
+        city = state.cities[p.seat]
+        effects = CATALOG.wonders[city.wonder].sides[city.side].stages[city.stages].effects
+    else:
+        effects = CATALOG.cards[p.card].effects
+    return _coins_of(effects, placed, p.seat)
+
+
+def _coins_of(effects, cities: tuple[City, ...], seat: int) -> int:
+    total = 0
+    for e in effects:
+        if isinstance(e, Coins):
+            total += e.amount
+        elif isinstance(e, CoinsPer):
+            total += per(e, cities, seat)  # type: ignore[arg-type]
+    return total
+
+
+# --- the end of a turn ---------------------------------------------------------------
+
+
+def _advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWondersEvent] | None = None):
+    """Apply `events` and run the end of the turn (§7 steps 6-8) until a seat must act."""
+    out = list(prefix or [])
+    for e in events:
+        state = evolve(state, e)
+        out.append(e)
+
+    def push(e: SevenWondersEvent) -> None:
+        nonlocal state
+        state = evolve(state, e)
+        out.append(e)
+
+    while state.pending is None and state.phase == "resolving":
+        if state.turn == TURNS and not state.last_discarded:
+            keep = {d.seat for d in state.due if d.kind == "seventh_card"}
+            push(LastCardsDiscarded(cards=tuple(None if i in keep or not h else h[0] for i, h in enumerate(state.hands))))
+            continue
+        if state.due:
+            d = state.due[0]
+            if d.kind == "discard_build" and not eligible_discards(state, d.seat):
+                push(DiscardBuildSkipped(seat=d.seat, reason="nothing_eligible"))
+                continue
+            push(DecisionOpened(seat=d.seat, kind=d.kind))
+            break
+        if state.turn < TURNS:
+            push(HandsPassed(direction=PASS[state.age]))
+            break
+        push(_military(state))
+        if state.age < 3:
+            push(AgeStarted(age=state.age + 1))
+        else:
+            scores, notes = final_scores(state.cities)
+            push(GameEnded(categories=CATEGORIES, scores=scores, coins=tuple(c.coins for c in state.cities),
+                           choices=notes))
+        break
+    return out
+
+
+def _military(state: State) -> MilitaryResolved:
+    """Each adjacent pair compares shields once (§8)."""
+    n = state.players
+    strength = tuple(shields(c) for c in state.cities)
+    tokens: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        j = left_of(i, n)
+        if strength[i] > strength[j]:
+            tokens[i].append(VICTORY[state.age])
+            tokens[j].append(DEFEAT)
+        elif strength[i] < strength[j]:
+            tokens[j].append(VICTORY[state.age])
+            tokens[i].append(DEFEAT)
+    return MilitaryResolved(age=state.age, shields=strength, tokens=tuple(tuple(t) for t in tokens))
+
+
+def eligible_discards(state: State, seat: int) -> list[str]:
+    """Discarded cards the seat may build: any whose name its city lacks (§11.7)."""
+    names = info(state.cities[seat]).names
+    return [cid for cid in state.discard if CATALOG.cards[cid].name not in names]
+
+
+def _build_from_discard(state: State, seat: int, cmd: BuildFromDiscard) -> list[SevenWondersEvent] | Rejection:
+    cid = find_card(state.discard, cmd.card)
+    if cid is None:
+        return Rejection("not_in_discard", f"{_name(cmd.card)} is not in the discard pile")
+    if CATALOG.cards[cid].name in info(state.cities[seat]).names:
+        return Rejection("duplicate_structure", f"your city already has a {CATALOG.cards[cid].name} (§11.7)")
+    n = state.players
+    cities = list(state.cities)
+    cities[seat] = replace(cities[seat], built=cities[seat].built + (cid,))
+    coins = [0] * n
+    coins[seat] = _coins_of(CATALOG.cards[cid].effects, tuple(cities), seat)
+    return _advance(state, [DiscardBuilt(seat=seat, card=cid, coins=tuple(coins))])
+
+
+def _name(key: str) -> str:
+    ids = CATALOG.by_key.get(key) or ((key,) if key in CATALOG.cards else ())
+    return CATALOG.cards[ids[0]].name if ids else repr(key)
+
+
+# --- legal commands ------------------------------------------------------------------
+
+
+def legal_commands(state: State, seat: int) -> list[Command_]:
+    """Every legal command of `seat` now, in a deterministic order: per card of the hand
+    (by key) its builds (each distinct payment, cheapest first; chain; free build), its
+    wonder stages (each distinct payment) and its discard."""
+    if seat not in to_act(state) or state.phase == "over":
+        return []
+    if state.pending is not None and state.pending.kind == "discard_build":
+        keys = sorted({CATALOG.cards[c].key for c in eligible_discards(state, seat)})
+        return [*(BuildFromDiscard(card=k) for k in keys), Decline()]
+    me, left, right = _neighbours(state, seat)
+    names = info(me).names
+    side = CATALOG.wonders[me.wonder].sides[me.side]
+    stage_ways: tuple[Way, ...] = ()
+    if me.stages < len(side.stages):
+        stage_ways = tuple(w for w in ways(vec(side.stages[me.stages].cost), me, left, right) if w.total <= me.coins)
+    free = free_build_ready(state, seat)
+    out: list[Command_] = []
+    seen: set[str] = set()
+    for cid in sorted(state.hands[seat], key=lambda c: CATALOG.cards[c].key):
+        card = CATALOG.cards[cid]
+        key = card.key
+        if key in seen:
+            continue
+        seen.add(key)
+        if card.name not in names:
+            if any(n in names for n in card.chain_from):
+                out.append(Build(card=key, left=0, right=0))
+            else:
+                for w in ways(CATALOG.need[cid], me, left, right):
+                    if w.total + card.cost_coins <= me.coins:
+                        out.append(Build(card=key, left=w.left, right=w.right))
+            if free:
+                out.append(Build(card=key, free=True))
+        out.extend(BuildStage(card=key, left=w.left, right=w.right) for w in stage_ways)
+        out.append(Discard(card=key))
+    return out

@@ -1,0 +1,87 @@
+"""Setup for 3-7 players (§2): decks by player count, N+2 guilds, boards and sides."""
+
+from __future__ import annotations
+
+import msgspec
+
+from games.contract import Seed
+from games.rng import RNG_NAME, Rng
+from games.seven_wonders.catalog import CATALOG, CATALOG_HASH
+from games.seven_wonders.events import AgeStarted, GameCreated, Options, SevenWondersEvent, WonderPick
+
+RULES_VERSION = 1
+HAND = 7  # §3
+
+PRESETS: dict[str, Options] = {
+    **{f"{n}p": Options(players=n) for n in range(3, 8)},
+    **{f"{n}p_side_a": Options(players=n, sides="A") for n in range(3, 8)},
+    **{f"{n}p_side_b": Options(players=n, sides="B") for n in range(3, 8)},
+}
+
+
+class Fixture(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Every random outcome of setup, fixed: each seat's board and side, and each age's
+    hands (`deals[age-1][seat]`: 7 card ids). Used by tests, tutorials and tournaments."""
+
+    wonders: tuple[WonderPick, ...]
+    deals: tuple[tuple[tuple[str, ...], ...], ...]
+
+
+def _check_options(options: Options) -> None:
+    if not 3 <= options.players <= 7:
+        raise ValueError(f"7 Wonders is for 3 to 7 players, not {options.players}")
+
+
+def deal(options: Options, seed: bytes) -> Fixture:
+    """The fixture a seed gives (§2): shuffled decks, drawn guilds, dealt boards and sides."""
+    n = options.players
+    boards = Rng(seed, "wonders").sample(sorted(CATALOG.wonders), n)
+    side_rng = Rng(seed, "sides")
+    sides = [options.sides if options.sides != "random" else "AB"[side_rng.below(2)] for _ in range(n)]
+    guilds = Rng(seed, "guilds").sample(sorted(CATALOG.guilds), n + 2)
+    deals = []
+    for age in (1, 2, 3):
+        deck = sorted(CATALOG.deck(age, n)) + (sorted(guilds) if age == 3 else [])
+        deck = Rng(seed, f"age{age}").shuffled(deck)
+        deals.append(tuple(tuple(deck[HAND * s : HAND * (s + 1)]) for s in range(n)))
+    return Fixture(wonders=tuple(WonderPick(b, s) for b, s in zip(boards, sides)), deals=tuple(deals))  # type: ignore[arg-type]
+
+
+def check_fixture(options: Options, fx: Fixture) -> None:
+    """Raise ValueError unless the fixture is a possible deal for these options (§2)."""
+    n = options.players
+    if len(fx.wonders) != n or len({w.wonder for w in fx.wonders}) != n:
+        raise ValueError(f"a fixture needs {n} distinct boards")
+    for w in fx.wonders:
+        if w.wonder not in CATALOG.wonders or w.side not in ("A", "B"):
+            raise ValueError(f"unknown board or side: {w.wonder} {w.side}")
+    if len(fx.deals) != 3:
+        raise ValueError("a fixture deals three ages")
+    for age, hands in enumerate(fx.deals, 1):
+        if len(hands) != n or any(len(h) != HAND for h in hands):
+            raise ValueError(f"age {age}: deal 7 cards to each of the {n} seats")
+        cards = sorted(c for h in hands for c in h)
+        unknown = [c for c in cards if c not in CATALOG.cards]
+        if unknown:
+            raise ValueError(f"age {age}: unknown cards {unknown}")
+        base = sorted(c for c in cards if not CATALOG.cards[c].guild)
+        if base != sorted(CATALOG.deck(age, n)):
+            raise ValueError(f"age {age}: the cards are not the {n}-player deck of that age (§2.1)")
+        guilds = [c for c in cards if CATALOG.cards[c].guild]
+        if len(guilds) != (n + 2 if age == 3 else 0) or len(set(guilds)) != len(guilds):
+            raise ValueError(f"age {age}: expected {n + 2 if age == 3 else 0} distinct guilds (§2.2)")
+
+
+def setup(options: Options, source: Seed | Fixture) -> list[SevenWondersEvent]:
+    """The opening events: the whole deal written out, then Age I starts."""
+    _check_options(options)
+    if isinstance(source, Seed):
+        fx = deal(options, source.value)
+    else:
+        check_fixture(options, source)
+        fx = source
+    return [
+        GameCreated(options=options, wonders=fx.wonders, deals=fx.deals, rules_version=RULES_VERSION,
+                    catalog_hash=CATALOG_HASH, rng=RNG_NAME),
+        AgeStarted(age=1),
+    ]

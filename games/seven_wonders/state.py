@@ -1,0 +1,50 @@
+"""The state of a 7 Wonders game: nothing but the fold of its events."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from games.seven_wonders.events import Due, Options, Play
+
+
+class City(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's city (§0): board, structures, stages, coins and conflict tokens."""
+
+    wonder: str
+    side: str
+    coins: int = 3
+    built: tuple[str, ...] = ()  # card ids, in build order
+    stages: int = 0
+    stage_cards: tuple[str, ...] = ()  # the cards tucked under the board (hidden)
+    tokens: tuple[int, ...] = ()
+    free_build_age: int = 0  # the age in which Olympia A's free build was last used
+
+
+Phase = Literal["new", "choose", "resolving", "over"]
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the rules need. Built only by `evolve`."""
+
+    phase: Phase = "new"
+    options: Options = Options()
+    players: int = 0
+    age: int = 0
+    turn: int = 0
+    deals: tuple[tuple[tuple[str, ...], ...], ...] = ()
+    hands: tuple[tuple[str, ...], ...] = ()
+    cities: tuple[City, ...] = ()
+    discard: tuple[str, ...] = ()
+    chosen: tuple[Play | None, ...] = ()
+    due: tuple[Due, ...] = ()
+    pending: Due | None = None
+    last_discarded: bool = False
+    scores: tuple[tuple[int, ...], ...] = ()
+    categories: tuple[str, ...] = ()
+    final_coins: tuple[int, ...] = ()
+    choices: tuple[str, ...] = ()
+
+
+INITIAL = State()

@@ -1,0 +1,122 @@
+"""What a seat (or a spectator) may see, and a compact text rendering of it.
+
+Public: boards, structures, stage counts, coins, conflict tokens, hand sizes, who has
+chosen. Private to a seat: its hand and its own choice of this turn. Never shown: other
+hands, other choices before the reveal, the cards tucked under wonder stages, the
+discard pile's contents (except to Halicarnassus while it picks from it), future deals.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from games.contract import Result
+from games.seven_wonders.catalog import CATALOG
+from games.seven_wonders.events import Play
+from games.seven_wonders.rules import eligible_discards, to_act
+from games.seven_wonders.scoring import result, shields
+from games.seven_wonders.state import State
+
+
+class CityView(msgspec.Struct, frozen=True, kw_only=True):
+    """A city as everybody sees it."""
+
+    seat: int
+    wonder: str
+    side: str
+    coins: int
+    built: tuple[str, ...]
+    stages: int
+    stages_total: int
+    tokens: tuple[int, ...]
+    shields: int
+    hand_size: int
+    chosen: bool
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's view of the game (`seat` None: a spectator)."""
+
+    game: str = "seven_wonders"
+    seat: int | None
+    players: int
+    phase: str
+    age: int
+    turn: int
+    to_act: tuple[int, ...]
+    cities: tuple[CityView, ...]
+    discard_size: int
+    hand: tuple[str, ...] | None = None
+    choice: Play | None = None
+    pending: str | None = None
+    discard: tuple[str, ...] | None = None
+    result: Result | None = None
+    choices: tuple[str, ...] = ()
+
+
+def view(state: State, seat: int | None) -> View:
+    """The view of `seat` (None = spectator); it never contains another seat's secrets."""
+    mine = seat is not None and 0 <= seat < state.players
+    pending = state.pending.kind if (mine and state.pending is not None and state.pending.seat == seat) else None
+    cities = tuple(
+        CityView(
+            seat=i, wonder=c.wonder, side=c.side, coins=c.coins, built=c.built, stages=c.stages,
+            stages_total=len(CATALOG.wonders[c.wonder].sides[c.side].stages), tokens=c.tokens,
+            shields=shields(c), hand_size=len(state.hands[i]) if state.hands else 0,
+            chosen=bool(state.chosen) and state.chosen[i] is not None,
+        )
+        for i, c in enumerate(state.cities)
+    )
+    return View(
+        seat=seat if mine else None,
+        players=state.players,
+        phase=state.phase,
+        age=state.age,
+        turn=state.turn,
+        to_act=to_act(state),
+        cities=cities,
+        discard_size=len(state.discard),
+        hand=tuple(sorted(state.hands[seat])) if mine and state.hands else None,
+        choice=state.chosen[seat] if mine and state.chosen else None,
+        pending=pending,
+        discard=tuple(sorted(eligible_discards(state, seat))) if pending == "discard_build" else None,  # type: ignore[arg-type]
+        result=result(state),
+        choices=state.choices,
+    )
+
+
+def _names(ids: tuple[str, ...]) -> str:
+    return ", ".join(CATALOG.cards[c].name for c in ids) or "-"
+
+
+def render(v: View) -> str:
+    """A few lines for a terminal or a chat message."""
+    who = "spectator" if v.seat is None else f"seat {v.seat}"
+    head = f"7 Wonders · {v.players} players · " + (
+        "game over" if v.phase == "over" else f"Age {'I' * v.age if v.age < 4 else v.age} turn {v.turn}"
+    ) + f" · {who}"
+    lines = [head.replace("Age III", "Age III").replace("Age IIII", "Age IV")]
+    for c in v.cities:
+        toks = " ".join(f"{t:+d}" for t in c.tokens) or "-"
+        mark = " ✓chosen" if c.chosen else (" …to act" if c.seat in v.to_act else "")
+        lines.append(
+            f"[{c.seat}] {CATALOG.wonders[c.wonder].name} {c.side}: {c.coins} coins, stages {c.stages}/{c.stages_total}, "
+            f"shields {c.shields}, tokens {toks}{mark}"
+        )
+        lines.append(f"    {_names(c.built)}")
+    lines.append(f"discard pile: {v.discard_size} cards")
+    if v.hand is not None:
+        lines.append(f"your hand: {_names(v.hand)}")
+    if v.choice is not None:
+        lines.append(f"your choice: {v.choice.action} {CATALOG.cards[v.choice.card].name}")
+    if v.pending == "seventh_card":
+        lines.append("you may play your last card (Babylon)")
+    if v.discard is not None:
+        lines.append(f"build one for free from the discard pile: {_names(v.discard)}")
+    if v.result is not None:
+        cats = " ".join(c[:4] for c in v.result.categories)
+        lines.append(f"scores ({cats}):")
+        for s, (row, tot) in enumerate(zip(v.result.scores, v.result.totals)):
+            win = " winner" if s in v.result.winners else ""
+            lines.append(f"  [{s}] {' '.join(str(x) for x in row)} = {tot}{win}")
+    return "\n".join(lines)
