@@ -198,6 +198,8 @@ class Catalog:
         self.cards: dict[str, Card] = {c.id: c for c in cards}
         self.wonders: dict[str, Wonder] = {w.id: w for w in wonders}
         self.hash = digest
+        self.key: dict[str, str] = {c.id: slug(c.name) for c in cards}
+        """card id -> the card's key (its name in snake_case), precomputed for the hot paths."""
         self.by_key: dict[str, tuple[str, ...]] = {}
         for c in cards:
             self.by_key[c.key] = (*self.by_key.get(c.key, ()), c.id)

@@ -28,7 +28,7 @@ def _card(words: str) -> str | Rejection:
     if key in CATALOG.by_key:
         return key
     if key in CATALOG.cards:
-        return CATALOG.cards[key].key
+        return CATALOG.key[key]
     return Rejection("unknown_card", f"there is no card called {words.strip()!r}")
 
 

@@ -122,44 +122,39 @@ def ways(need: Vec, me: City, left: City, right: City) -> tuple[Way, ...]:
     """
     if not any(need):
         return (_FREE,)
-    return _ways(need, city_key(me), city_key(left), city_key(right))
+    mine = _info(city_key(me))
+    return _ways(need, mine.own, mine.left_price, mine.right_price, _info(city_key(left)).sell,
+                 _info(city_key(right)).sell)
 
 
 _FREE = Way(0, 0, (0,) * 7, (0,) * 7)  # type: ignore[arg-type]
 
 
 @lru_cache(maxsize=65536)
-def _ways(need: Vec, me: tuple, left: tuple, right: tuple) -> tuple[Way, ...]:
-    mine, lsell, rsell = _info(me), _info(left), _info(right)
-    # What is still missing after the city's own production, for each way to set it.
-    missing = {tuple(max(0, n - s) for n, s in zip(need, sup)) for sup in mine.own}
-    # Keep only minimal shortfalls: a larger one would buy units the plan does not need.
-    minimal = [m for m in missing if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in missing)]
+def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, lsell: tuple[Vec, ...],
+          rsell: tuple[Vec, ...]) -> tuple[Way, ...]:
+    """Cached on what the answer depends on: many cities share production and prices."""
+    minimal = _shortfalls(need, own)
     found: dict[tuple[int, int], Way] = {}
     for m in minimal:
         if not any(m):
             found[(0, 0)] = _FREE
             continue
-        idx = [i for i in range(7) if m[i]]
-        for split in product(*(range(m[i] + 1) for i in idx)):
-            fl = [0] * 7
-            fr = [0] * 7
-            for i, k in zip(idx, split):
-                fl[i] = k
-                fr[i] = m[i] - k
-            if not _can_sell(lsell.sell, fl) or not _can_sell(rsell.sell, fr):
-                continue
-            lc = sum(a * p for a, p in zip(fl, mine.left_price))
-            rc = sum(a * p for a, p in zip(fr, mine.right_price))
-            if (lc, rc) not in found:
-                found[(lc, rc)] = Way(lc, rc, tuple(fl), tuple(fr))  # type: ignore[arg-type]
+        # A purchase L from the left is possible with some left supply s and right supply r
+        # exactly when max(0, m - r) <= L <= min(m, s): enumerate those boxes.
+        for s in lsell:
+            hi = tuple(a if a < b else b for a, b in zip(m, s))
+            for r in rsell:
+                lo = tuple(a - b if a > b else 0 for a, b in zip(m, r))
+                if any(x > y for x, y in zip(lo, hi)):
+                    continue
+                for fl in product(*(range(x, y + 1) for x, y in zip(lo, hi))):
+                    lc = sum(a * p for a, p in zip(fl, left_price))
+                    fr = tuple(a - b for a, b in zip(m, fl))
+                    rc = sum(a * p for a, p in zip(fr, right_price))
+                    if (lc, rc) not in found:
+                        found[(lc, rc)] = Way(lc, rc, fl, fr)  # type: ignore[arg-type]
     return tuple(sorted(found.values(), key=lambda w: (w.total, w.right, w.left)))
-
-
-def _can_sell(supply: tuple[Vec, ...], want: list[int]) -> bool:
-    if not any(want):
-        return True
-    return any(all(w <= s for w, s in zip(want, sup)) for sup in supply)
 
 
 def shortfall_message(name: str, need: Vec, me: City, left: City, right: City) -> str:
@@ -175,6 +170,16 @@ def shortfall_message(name: str, need: Vec, me: City, left: City, right: City) -
             return f"cannot afford {name}: needs {n} {res}, you make {own} and your neighbours sell {sold}"
     wanted = "".join(RESOURCES[i] * n for i, n in enumerate(need))
     return f"cannot afford {name}: your sources and your neighbours' cannot supply {wanted} at the same time"
+
+
+@lru_cache(maxsize=65536)
+def _shortfalls(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
+    """What is still missing after the city's own production, for each way to set it;
+    minimal ones only (a larger shortfall would buy units the plan does not need)."""
+    missing = {tuple(a - b if a > b else 0 for a, b in zip(need, sup)) for sup in own}
+    if len(missing) == 1:
+        return tuple(missing)  # type: ignore[return-value]
+    return tuple(sorted(m for m in missing if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in missing)))  # type: ignore[misc]
 
 
 def describe(way: Way) -> str:

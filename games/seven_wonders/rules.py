@@ -100,7 +100,7 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
 def find_card(hand: tuple[str, ...], key: str) -> str | None:
     """The id of a card of `hand` named `key` (a card key or id)."""
     for cid in hand:
-        if cid == key or CATALOG.cards[cid].key == key:
+        if cid == key or CATALOG.key[cid] == key:
             return cid
     return None
 
@@ -335,7 +335,7 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
     if seat not in to_act(state) or state.phase == "over":
         return []
     if state.pending is not None and state.pending.kind == "discard_build":
-        keys = sorted({CATALOG.cards[c].key for c in eligible_discards(state, seat)})
+        keys = sorted({CATALOG.key[c] for c in eligible_discards(state, seat)})
         return [*(BuildFromDiscard(card=k) for k in keys), Decline()]
     me, left, right = _neighbours(state, seat)
     names = info(me).names
@@ -346,9 +346,9 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
     free = free_build_ready(state, seat)
     out: list[Command_] = []
     seen: set[str] = set()
-    for cid in sorted(state.hands[seat], key=lambda c: CATALOG.cards[c].key):
+    for cid in sorted(state.hands[seat], key=lambda c: CATALOG.key[c]):
         card = CATALOG.cards[cid]
-        key = card.key
+        key = CATALOG.key[cid]
         if key in seen:
             continue
         seen.add(key)
