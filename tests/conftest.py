@@ -11,3 +11,8 @@ settings.register_profile("default", max_examples=30, deadline=None,
 settings.register_profile("slow", max_examples=500, deadline=None,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/golden/* from the current engine (review the diff)")
