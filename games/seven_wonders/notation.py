@@ -20,7 +20,10 @@ from games.contract import Rejection
 from games.seven_wonders.catalog import CATALOG, slug
 from games.seven_wonders.commands import Build, BuildFromDiscard, BuildStage, Command_, Decline, Discard
 
-_PAY = re.compile(r"^(?P<name>.+?)\s+pay\s+(?:(?P<cheap>cheapest)|left\s+(?P<l>\d+)\s+right\s+(?P<r>\d+))$")
+_PAY = re.compile(
+    r"^(?P<name>.+?)\s+pay\s+(?:(?P<cheap>cheapest)|(?:left\s+(?P<l>\d+))?\s*(?:right\s+(?P<r>\d+))?)$",
+    re.IGNORECASE,
+)
 
 
 def _card(words: str) -> str | Rejection:
@@ -54,12 +57,15 @@ def parse_command(text: str) -> Command_ | Rejection:
             name, free = rest[: -len(" free")], True
         else:
             m = _PAY.match(rest)
+            if m is not None and not (m["cheap"] or m["l"] or m["r"]):
+                m = None
             if m is None and " pay" in low:
                 return Rejection("bad_notation", "write 'pay cheapest' or 'pay left N right M'")
             if m is not None:
                 name = m["name"]
                 if not m["cheap"]:
-                    left, right = int(m["l"]), int(m["r"])
+                    left = int(m["l"]) if m["l"] is not None else None
+                    right = int(m["r"]) if m["r"] is not None else None
         card = _card(name)
         if isinstance(card, Rejection):
             return card
@@ -78,7 +84,9 @@ def _display(key: str) -> str:
 
 
 def _pay(left: int | None, right: int | None) -> str:
-    return "pay cheapest" if left is None and right is None else f"pay left {left or 0} right {right or 0}"
+    if left is None and right is None:
+        return "pay cheapest"
+    return " ".join(["pay", *([f"left {left}"] if left is not None else []), *([f"right {right}"] if right is not None else [])])
 
 
 def format_command(cmd: Command_) -> str:

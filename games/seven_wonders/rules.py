@@ -123,6 +123,8 @@ def _play(state: State, seat: int, cmd: Build | BuildStage | Discard) -> Play | 
         return Rejection("card_not_in_hand", f"{_name(cmd.card)} is not in your hand")
     if isinstance(cmd, Discard):
         return Play(seat=seat, card=cid, action="discard")
+    if (cmd.left is None) != (cmd.right is None):
+        return Rejection("bad_payment", "name the coins for both neighbours (pay left N right M), or pay cheapest")
     me, left, right = _neighbours(state, seat)
     card = CATALOG.cards[cid]
     if isinstance(cmd, Build):
@@ -167,8 +169,6 @@ def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: Ci
             f"cannot afford {name}: the cheapest way costs {w.total + bank} coins "
             f"({w.left} to the left, {w.right} to the right, {bank} to the bank) and you have {me.coins}",
         )
-    if cmd.left is None or cmd.right is None:
-        return Rejection("bad_payment", "name the coins for both neighbours (pay left N right M), or pay cheapest")
     for w in options:
         if (w.left, w.right) == (cmd.left, cmd.right):
             if w.total + bank > me.coins:

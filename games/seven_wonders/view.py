@@ -13,7 +13,7 @@ import msgspec
 from games.contract import Result
 from games.seven_wonders.catalog import CATALOG
 from games.seven_wonders.events import Play
-from games.seven_wonders.rules import eligible_discards, to_act
+from games.seven_wonders.rules import to_act
 from games.seven_wonders.scoring import result, shields
 from games.seven_wonders.state import State
 
@@ -79,7 +79,8 @@ def view(state: State, seat: int | None) -> View:
         hand=tuple(sorted(state.hands[seat])) if mine and state.hands else None,
         choice=state.chosen[seat] if mine and state.chosen else None,
         pending=pending,
-        discard=tuple(sorted(eligible_discards(state, seat))) if pending == "discard_build" else None,  # type: ignore[arg-type]
+        # Halicarnassus looks through the whole pile while it picks (§11.7)
+        discard=tuple(sorted(state.discard)) if pending == "discard_build" else None,
         result=result(state),
         choices=state.choices,
     )
@@ -112,7 +113,7 @@ def render(v: View) -> str:
     if v.pending == "seventh_card":
         lines.append("you may play your last card (Babylon)")
     if v.discard is not None:
-        lines.append(f"build one for free from the discard pile: {_names(v.discard)}")
+        lines.append(f"you may build one card of the discard pile for free: {_names(v.discard)}")
     if v.result is not None:
         cats = " ".join(c[:4] for c in v.result.categories)
         lines.append(f"scores ({cats}):")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,8 @@ def test_games_never_import_each_other() -> None:
             text = path.read_text()
             for other in folders:
                 if other != folder:
-                    assert f"games.{other}" not in text, f"{path} imports games.{other}"
+                    # word boundaries: games.seven_wonders_duel is not games.seven_wonders
+                    assert not re.search(rf"\bgames\.{other}\b", text), f"{path} imports games.{other}"
 
 
 def test_import_contracts_hold() -> None:
