@@ -4,8 +4,9 @@ A city's production is a set of supply vectors (W, S, C, O, G, L, P): one vector
 of setting its either-or sources. What a neighbour may sell is the same over its board's
 starting resource and its brown and grey cards only (never yellow cards or wonder stages).
 A way to pay is a purchase from each neighbour; two ways are distinct when they send
-different coins to the left or to the right. Only minimal purchases are listed: buying a
-unit the construction does not need is never offered.
+different coins to the left or to the right. `ways` lists minimal purchases only (no unit
+the city could make itself); `decide` also accepts, when the command names it, a plan that
+buys a type the city makes (§6 [interpretation]), never more units than the cost needs.
 """
 
 from __future__ import annotations
@@ -114,7 +115,7 @@ def _supply(fixed: Vec, either: tuple[str, ...]) -> tuple[Vec, ...]:
     return tuple(sorted(out))
 
 
-def ways(need: Vec, me: City, left: City, right: City) -> tuple[Way, ...]:
+def ways(need: Vec, me: City, left: City, right: City, *, wasteful: bool = False) -> tuple[Way, ...]:
     """Every distinct way for `me` to cover `need` (§6), cheapest first.
 
     Order (the documented tie-break): fewest coins in total, then fewer coins to the right
@@ -124,7 +125,7 @@ def ways(need: Vec, me: City, left: City, right: City) -> tuple[Way, ...]:
         return (_FREE,)
     mine = _info(city_key(me))
     return _ways(need, mine.own, mine.left_price, mine.right_price, _info(city_key(left)).sell,
-                 _info(city_key(right)).sell)
+                 _info(city_key(right)).sell, wasteful)
 
 
 _FREE = Way(0, 0, (0,) * 7, (0,) * 7)  # type: ignore[arg-type]
@@ -132,9 +133,14 @@ _FREE = Way(0, 0, (0,) * 7, (0,) * 7)  # type: ignore[arg-type]
 
 @lru_cache(maxsize=65536)
 def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, lsell: tuple[Vec, ...],
-          rsell: tuple[Vec, ...]) -> tuple[Way, ...]:
-    """Cached on what the answer depends on: many cities share production and prices."""
-    minimal = _shortfalls(need, own)
+          rsell: tuple[Vec, ...], wasteful: bool = False) -> tuple[Way, ...]:
+    """Cached on what the answer depends on: many cities share production and prices.
+
+    `wasteful` also admits buying units the city could make itself (§6 [interpretation]:
+    "a player may buy a type that his own city also produces"), never more units of a
+    type than the construction needs.
+    """
+    minimal = _shortfalls(need, own) if not wasteful else _bought_totals(need, own)
     found: dict[tuple[int, int], Way] = {}
     for m in minimal:
         if not any(m):
@@ -170,6 +176,16 @@ def shortfall_message(name: str, need: Vec, me: City, left: City, right: City) -
             return f"cannot afford {name}: needs {n} {res}, you make {own} and your neighbours sell {sold}"
     wanted = "".join(RESOURCES[i] * n for i, n in enumerate(need))
     return f"cannot afford {name}: your sources and your neighbours' cannot supply {wanted} at the same time"
+
+
+@lru_cache(maxsize=4096)
+def _bought_totals(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
+    """Every total purchase v with shortfall <= v <= need for some setting of the sources."""
+    out: set[Vec] = set()
+    for sup in own:
+        low = tuple(a - b if a > b else 0 for a, b in zip(need, sup))
+        out.update(product(*(range(x, n + 1) for x, n in zip(low, need))))  # type: ignore[arg-type]
+    return tuple(sorted(out))
 
 
 @lru_cache(maxsize=65536)

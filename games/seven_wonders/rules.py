@@ -169,7 +169,8 @@ def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: Ci
             f"cannot afford {name}: the cheapest way costs {w.total + bank} coins "
             f"({w.left} to the left, {w.right} to the right, {bank} to the bank) and you have {me.coins}",
         )
-    for w in options:
+    # Any legal plan is accepted (§6), also one that buys a type the city makes itself.
+    for w in (*options, *ways(need, me, left, right, wasteful=True)):
         if (w.left, w.right) == (cmd.left, cmd.right):
             if w.total + bank > me.coins:
                 return Rejection("cannot_afford", f"paying {w.total + bank} coins for {name} needs more than your {me.coins}")

@@ -415,3 +415,18 @@ def test_cheapest_unaffordable_is_rejected_cannot_afford() -> None:
     t.turn({0: "build Stockade"})  # 1 coin left; Workshop needs G which nobody sells
     got = t.act(0, "build Workshop")
     assert isinstance(got, Rejection) and got.code == "cannot_afford"
+
+
+def test_buying_a_type_the_city_makes_is_accepted_when_named_but_never_listed() -> None:
+    """§6 [interpretation] 'a player may buy a type that his own city also produces' and
+    'accept any legal plan': Olympia (starting W) may still buy the Stockade's W from its right
+    neighbour Babylon's Lumber Yard; `ways` lists only the free way."""
+    t = Table(boards=["olympia", "giza", "babylon"], plan={(0, 1): [None, "stockade"], (2, 1): ["lumber_yard"]})
+    t.turn({2: "build Lumber Yard"})
+    me = t.city(0)
+    assert [(w.left, w.right) for w in ways(vec("W"), me, t.city(1), t.city(2))] == [(0, 0)]
+    bad = t.act(0, "build Stockade pay left 2 right 0")  # Giza (left) makes no wood
+    assert isinstance(bad, Rejection) and bad.code == "no_such_payment"
+    t.turn({0: "build Stockade pay left 0 right 2"})  # Babylon (right) sells its Lumber Yard's W
+    p = [p for p in t.of(TurnResolved)[-1].plays if p.seat == 0][0]
+    assert (p.left, p.right) == (0, 2)
