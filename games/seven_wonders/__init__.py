@@ -1,4 +1,4 @@
-"""7 Wonders (base game, 1st edition), 3-7 players: registers GAME."""
+"""7 Wonders (base game, 1st edition), 3-7 players and the 2-player Free City variant: registers GAME."""
 
 from games.contract import GameDef
 from games.seven_wonders.commands import Command_
@@ -32,6 +32,6 @@ GAME = GameDef(
     parse_command=parse_command,
     format_command=format_command,
     render=render,
-    players=(3, 7),
+    players=(2, 7),
     upcasters=UPCASTERS,
 )

@@ -3,6 +3,8 @@
 Cards are named by their key (the snake_case of the printed name, e.g. "east_trading_post");
 the engine finds that card in the seat's hand. A payment is named by the coins sent to
 each neighbour (`left`, `right`); leave both unset to ask for the cheapest way (§6).
+In the 2-player variant (§12) `free_city=True` marks a decision taken for the Free City by
+the player who controls it this turn.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ class Build(Command, tag="build"):
     left: int | None = None
     right: int | None = None
     free: bool = False
+    free_city: bool = False
 
 
 class BuildStage(Command, tag="build_stage"):
@@ -25,22 +28,27 @@ class BuildStage(Command, tag="build_stage"):
     card: str
     left: int | None = None
     right: int | None = None
+    free_city: bool = False
 
 
 class Discard(Command, tag="discard"):
     """Discard the card for 3 coins (§4 C)."""
 
     card: str
+    free_city: bool = False
 
 
 class BuildFromDiscard(Command, tag="build_from_discard"):
     """Halicarnassus: build this card of the discard pile for free (§11.7)."""
 
     card: str
+    free_city: bool = False
 
 
 class Decline(Command, tag="decline"):
     """Halicarnassus: take nothing from the discard pile (§11.7, 'may')."""
+
+    free_city: bool = False
 
 
 Command_ = Build | BuildStage | Discard | BuildFromDiscard | Decline

@@ -18,7 +18,8 @@ Action = Literal["build", "stage", "discard"]
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Game options. `sides`: how boards are dealt: "random" per player, all "A" or all "B"."""
+    """Game options. `players`: 3-7, or 2 for the Free City variant (§12). `sides`: how
+    boards are dealt: "random" per player, all "A" or all "B"."""
 
     players: int = 3
     sides: Literal["random", "A", "B"] = "random"
@@ -34,20 +35,22 @@ class WonderPick(msgspec.Struct, frozen=True):
 class Play(msgspec.Struct, frozen=True, kw_only=True):
     """One seat's resolved action: which card, what for, and what it paid to whom."""
 
-    seat: int
+    seat: int  # the city that plays (in the 2-player variant, 2 is the Free City)
     card: str  # a card id
     action: Action
     left: int = 0  # coins sent to the left neighbour for purchases
     right: int = 0  # coins sent to the right neighbour
     bank: int = 0  # coins paid to the bank (a brown card's 1-coin cost)
     via: Via = ""
+    hand: int | None = None  # whose hand the card came from, when not the city's own
 
 
 class Due(msgspec.Struct, frozen=True):
     """A decision the end of this turn owes a seat (§7 steps 6-7)."""
 
-    seat: int
+    seat: int  # who decides
     kind: Literal["seventh_card", "discard_build"]
+    city: int | None = None  # for which city, when not the seat's own (the Free City, §12)
 
 
 class GameCreated(Event, tag="game_created"):
@@ -56,7 +59,7 @@ class GameCreated(Event, tag="game_created"):
     version: ClassVar[int] = 1
     options: Options
     wonders: tuple[WonderPick, ...]
-    deals: tuple[tuple[tuple[str, ...], ...], ...]  # [age-1][seat] -> 7 card ids
+    deals: tuple[tuple[tuple[str, ...], ...], ...]  # [age-1][city] -> 7 card ids (Free City: its pile, top first)
     rules_version: int
     catalog_hash: str
     rng: str
@@ -102,6 +105,15 @@ class DecisionOpened(Event, tag="decision_opened"):
     version: ClassVar[int] = 1
     seat: int
     kind: Literal["seventh_card", "discard_build"]
+    city: int | None = None
+
+
+class FreeCityCardDrawn(Event, tag="free_city_card_drawn"):
+    """2-player variant: the holder of the Free City card draws the top card of the Free
+    City's pile into his hand (§12 "Choosing cards")."""
+
+    version: ClassVar[int] = 1
+    seat: int
 
 
 class SeventhCardPlayed(Event, tag="seventh_card_played"):
@@ -125,15 +137,16 @@ class DiscardBuildSkipped(Event, tag="discard_build_skipped"):
     """Halicarnassus takes nothing: declined, or nothing in the pile it may build (§15 #7)."""
 
     version: ClassVar[int] = 1
-    seat: int
+    seat: int  # the city
     reason: Literal["declined", "nothing_eligible"]
 
 
 class HandsPassed(Event, tag="hands_passed"):
-    """Hands go to the neighbour: Age I and III left, Age II right (§3)."""
+    """Hands go to the neighbour: Age I and III left, Age II right (§3); in the 2-player
+    variant the two players swap their hands and the Free City's pile stays (§12)."""
 
     version: ClassVar[int] = 1
-    direction: Literal["left", "right"]
+    direction: Literal["left", "right", "swap"]
 
 
 class MilitaryResolved(Event, tag="military_resolved"):
@@ -146,7 +159,8 @@ class MilitaryResolved(Event, tag="military_resolved"):
 
 
 class GameEnded(Event, tag="game_ended"):
-    """Final scoring (§9) with the choices made for the seats (wildcards, Olympia copy)."""
+    """Final scoring (§9) of every city (the Free City last) with the choices made for them
+    (wildcards, Olympia copy)."""
 
     version: ClassVar[int] = 1
     categories: tuple[str, ...]
@@ -158,4 +172,5 @@ class GameEnded(Event, tag="game_ended"):
 SevenWondersEvent = (
     GameCreated | AgeStarted | CardChosen | TurnResolved | LastCardsDiscarded | DecisionOpened
     | SeventhCardPlayed | DiscardBuilt | DiscardBuildSkipped | HandsPassed | MilitaryResolved | GameEnded
+    | FreeCityCardDrawn
 )

@@ -12,6 +12,7 @@ from games.seven_wonders.events import (
     DecisionOpened,
     DiscardBuildSkipped,
     DiscardBuilt,
+    FreeCityCardDrawn,
     GameCreated,
     GameEnded,
     HandsPassed,
@@ -32,7 +33,7 @@ def evolve(state: State, event: SevenWondersEvent) -> State:
             return _game_created(event)
         case AgeStarted():
             return replace(state, phase="choose", age=event.age, turn=1, hands=state.deals[event.age - 1],
-                           chosen=(None,) * state.players, last_discarded=False)
+                           chosen=(None,) * len(state.cities), last_discarded=False)
         case CardChosen():
             chosen = list(state.chosen)
             chosen[event.play.seat] = event.play
@@ -56,17 +57,26 @@ def evolve(state: State, event: SevenWondersEvent) -> State:
             pile.remove(event.card)
             return replace(state, cities=_pay(tuple(cities), event.coins), discard=tuple(pile), pending=None)
         case DiscardBuildSkipped():
-            if state.pending is not None and state.pending.seat == event.seat:
+            if event.reason == "declined":
                 return replace(state, pending=None)
             return replace(state, due=state.due[1:])
         case HandsPassed():
             h = state.hands
             n = len(h)
-            # left: seat i gives its hand to LEFT(i) = i+1, so seat j receives from j-1 (§0).
-            hands = tuple(h[(j - 1) % n] for j in range(n)) if event.direction == "left" else tuple(
-                h[(j + 1) % n] for j in range(n)
-            )
+            if event.direction == "swap":  # 2-player variant: the pile (last) stays (§12)
+                hands = (h[1], h[0], *h[2:])
+            elif event.direction == "left":
+                # seat i gives its hand to LEFT(i) = i+1, so seat j receives from j-1 (§0)
+                hands = tuple(h[(j - 1) % n] for j in range(n))
+            else:
+                hands = tuple(h[(j + 1) % n] for j in range(n))
             return replace(state, phase="choose", hands=hands, turn=state.turn + 1, chosen=(None,) * n)
+        case FreeCityCardDrawn():
+            hands = list(state.hands)
+            pile = hands[-1]
+            hands[event.seat] = hands[event.seat] + pile[:1]
+            hands[-1] = pile[1:]
+            return replace(state, hands=tuple(hands))
         case MilitaryResolved():
             cities = tuple(replace(c, tokens=c.tokens + t) for c, t in zip(state.cities, event.tokens))
             return replace(state, cities=cities)
@@ -78,18 +88,19 @@ def evolve(state: State, event: SevenWondersEvent) -> State:
 
 
 def _game_created(e: GameCreated) -> State:
-    n = e.options.players
     cities = tuple(City(wonder=w.wonder, side=w.side) for w in e.wonders)
-    return replace(INITIAL, options=e.options, players=n, deals=e.deals, cities=cities,
+    n = len(cities)
+    return replace(INITIAL, options=e.options, players=e.options.players, deals=e.deals, cities=cities,
                    chosen=(None,) * n, hands=((),) * n)
 
 
 def _place(state: State, p: Play) -> State:
     """Move the played card out of its owner's hand to its place (§7 step 4)."""
+    owner = p.seat if p.hand is None else p.hand
     hands = list(state.hands)
-    hand = list(hands[p.seat])
+    hand = list(hands[owner])
     hand.remove(p.card)
-    hands[p.seat] = tuple(hand)
+    hands[owner] = tuple(hand)
     cities = list(state.cities)
     c = cities[p.seat]
     discard = state.discard
@@ -113,5 +124,5 @@ def _turn_resolved(state: State, e: TurnResolved) -> State:
     s = state
     for p in e.plays:
         s = _place(s, p)
-    return replace(s, phase="resolving", cities=_pay(s.cities, e.coins), chosen=(None,) * state.players,
+    return replace(s, phase="resolving", cities=_pay(s.cities, e.coins), chosen=(None,) * len(state.cities),
                    due=e.due)

@@ -8,6 +8,7 @@
     discard Tavern                     discard for 3 coins
     build Temple from discard          Halicarnassus: build from the discard pile
     decline                            Halicarnassus: take nothing
+    ... for free city                  2-player variant: the same, for the Free City (§12)
 
 Card names are case-insensitive; underscores or spaces both work.
 """
@@ -15,6 +16,8 @@ Card names are case-insensitive; underscores or spaces both work.
 from __future__ import annotations
 
 import re
+
+import msgspec
 
 from games.contract import Rejection
 from games.seven_wonders.catalog import CATALOG, slug
@@ -38,6 +41,16 @@ def _card(words: str) -> str | Rejection:
 def parse_command(text: str) -> Command_ | Rejection:
     """Text -> a command, or a Rejection('bad_notation' | 'unknown_card', why)."""
     t = " ".join(text.strip().split())
+    fc = t.lower().endswith(" for free city")
+    if fc:
+        t = t[: -len(" for free city")]
+    cmd = _parse(t)
+    if isinstance(cmd, Rejection) or not fc:
+        return cmd
+    return msgspec.structs.replace(cmd, free_city=True)
+
+
+def _parse(t: str) -> Command_ | Rejection:
     verb, _, rest = t.partition(" ")
     verb = verb.lower()
     low = rest.lower()
@@ -91,6 +104,11 @@ def _pay(left: int | None, right: int | None) -> str:
 
 def format_command(cmd: Command_) -> str:
     """A command -> its notation; parse_command(format_command(c)) == c."""
+    text = _format(cmd)
+    return text + " for free city" if getattr(cmd, "free_city", False) else text
+
+
+def _format(cmd: Command_) -> str:
     match cmd:
         case Build(free=True):
             return f"build {_display(cmd.card)} free"

@@ -31,6 +31,7 @@ from games.seven_wonders.events import (
     DiscardBuildSkipped,
     DiscardBuilt,
     Due,
+    FreeCityCardDrawn,
     GameEnded,
     HandsPassed,
     LastCardsDiscarded,
@@ -51,13 +52,49 @@ PASS = {1: "left", 2: "right", 3: "left"}  # §3
 TURNS = 6
 
 
+FREE_CITY = 2
+"""The Free City's city index in the 2-player variant: the cycle is (P1, P2, Free City), so
+P1 = LEFT(Free City) and P2 = RIGHT(Free City) (§12 engine notes)."""
+
+
+def free_city(state: State) -> int | None:
+    """The Free City's index, or None outside the 2-player variant."""
+    return FREE_CITY if state.players == 2 else None
+
+
+def holder(state: State) -> int:
+    """2-player variant: who holds the Free City card this turn. Age I and III start with
+    the player on the Free City's left (seat 0), Age II with the one on its right; it
+    changes hands every turn (§12, §15 #15)."""
+    start = 0 if state.age in (1, 3) else 1
+    return start if state.turn % 2 == 1 else 1 - start
+
+
 def to_act(state: State) -> tuple[int, ...]:
-    """Seats that must act: every seat yet to choose, or the owner of a pending decision."""
+    """Seats that must act: every seat yet to choose (the Free City's controller until it
+    has chosen for both cities), or the owner of a pending decision."""
     if state.pending is not None:
         return (state.pending.seat,)
     if state.phase == "choose":
-        return tuple(i for i, c in enumerate(state.chosen) if c is None)
+        seats = [i for i in range(state.players) if state.chosen[i] is None]
+        fc = free_city(state)
+        if fc is not None and state.chosen[fc] is None and holder(state) not in seats:
+            seats = sorted([*seats, holder(state)])
+        return tuple(seats)
     return ()
+
+
+def slot(state: State, seat: int) -> tuple[int, tuple[str, ...], int]:
+    """What `seat` decides now: (the city it acts for, the cards it may use, whose hand
+    they are in). The Free City's card is chosen after the controller's own (§12)."""
+    if state.pending is not None:
+        city = state.pending.seat if state.pending.city is None else state.pending.city
+        return city, state.hands[city], city
+    if state.chosen[seat] is None:
+        return seat, state.hands[seat], seat
+    hand = list(state.hands[seat])
+    hand.remove(state.chosen[seat].card)  # type: ignore[union-attr]
+    return FREE_CITY, tuple(hand), seat
 
 
 def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | Rejection:
@@ -72,21 +109,30 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
         if state.phase == "choose" and state.pending is None:
             return Rejection("already_chosen", "you have already chosen your card for this turn")
         return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
+    city, cards, owner = slot(state, seat)
+    if cmd.free_city != (city != seat):
+        if city != seat:
+            return Rejection("free_city_decision", "this decision is for the Free City: add 'for free city'")
+        return Rejection("own_city_first", "choose for your own city now (the Free City chooses after you, §12)")
     if state.pending is not None and state.pending.kind == "discard_build":
         match cmd:
             case BuildFromDiscard():
-                return _build_from_discard(state, seat, cmd)
+                return _build_from_discard(state, city, cmd)
             case Decline():
-                return _advance(state, [DiscardBuildSkipped(seat=seat, reason="declined")])
+                return _advance(state, [DiscardBuildSkipped(seat=city, reason="declined")])
             case _:
                 return Rejection("decision_pending", "choose a card of the discard pile to build, or decline")
     match cmd:
         case Build() | BuildStage() | Discard():
-            play = _play(state, seat, cmd)
+            play = _play(state, city, cmd, cards, owner)
             if isinstance(play, Rejection):
                 return play
             if state.pending is not None:  # Babylon B's 7th card (§11.5)
                 return _advance(state, [SeventhCardPlayed(play=play, coins=_settle(state, [play]))])
+            if city != seat:
+                forced = _free_city_forced(state, city, cards, play)
+                if forced is not None:
+                    return forced
             return _choose(state, play)
         case BuildFromDiscard() | Decline():
             return Rejection("no_pending_decision", "there is no discard-pile decision to answer now")
@@ -106,7 +152,7 @@ def find_card(hand: tuple[str, ...], key: str) -> str | None:
 
 
 def _neighbours(state: State, seat: int) -> tuple[City, City, City]:
-    n = state.players
+    n = len(state.cities)
     return state.cities[seat], state.cities[left_of(seat, n)], state.cities[right_of(seat, n)]
 
 
@@ -117,10 +163,19 @@ def free_build_ready(state: State, seat: int) -> bool:
     return has and city.free_build_age != state.age
 
 
-def _play(state: State, seat: int, cmd: Build | BuildStage | Discard) -> Play | Rejection:
-    cid = find_card(state.hands[seat], cmd.card)
+def _play(state: State, seat: int, cmd: Build | BuildStage | Discard, cards: tuple[str, ...],
+          owner: int) -> Play | Rejection:
+    """The play of city `seat` with a card of `cards` (held in `owner`'s hand)."""
+    cid = find_card(cards, cmd.card)
     if cid is None:
         return Rejection("card_not_in_hand", f"{_name(cmd.card)} is not in your hand")
+    play = _resolve(state, seat, cmd, cid)
+    if isinstance(play, Play) and owner != seat:
+        return replace(play, hand=owner)
+    return play
+
+
+def _resolve(state: State, seat: int, cmd: Build | BuildStage | Discard, cid: str) -> Play | Rejection:
     if isinstance(cmd, Discard):
         return Play(seat=seat, card=cid, action="discard")
     if (cmd.left is None) != (cmd.right is None):
@@ -185,14 +240,50 @@ def _choose(state: State, play: Play) -> list[SevenWondersEvent]:
         return events
     chosen = evolve(state, events[0])
     plays = tuple(p for p in chosen.chosen if p is not None)
-    placed = evolve(chosen, TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=(0,) * state.players))
+    placed = evolve(chosen, TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=(0,) * len(state.cities)))
     coins = _settle(state, list(plays), placed.cities)
     due: list[Due] = []
     if state.turn == TURNS:
-        due += [Due(p.seat, "seventh_card") for p in plays if _has(placed.cities[p.seat], PlaySeventhCard)]
-    due += [Due(p.seat, "discard_build") for p in plays if p.action == "stage" and _stage_has(state, p, BuildFromDiscardEffect)]
+        due += [_due(state, p.seat, "seventh_card") for p in plays if _has(placed.cities[p.seat], PlaySeventhCard)]
+    due += [_due(state, p.seat, "discard_build") for p in plays
+            if p.action == "stage" and _stage_has(state, p, BuildFromDiscardEffect)]
     events.append(TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=coins, due=tuple(due)))
     return _advance(chosen, events[1:], prefix=events[:1])
+
+
+def _due(state: State, city: int, kind) -> Due:
+    """A decision owed to `city`; the Free City's is taken by this turn's holder (§15 #16)."""
+    if city == free_city(state):
+        return Due(holder(state), kind, city)
+    return Due(city, kind)
+
+
+def _free_city_forced(state: State, city: int, cards: tuple[str, ...], play: Play) -> Rejection | None:
+    """§12 / §15 #13: a card the Free City can chain must be built through the chain, and
+    the Free City discards only when it can play none of the cards left in the hand."""
+    card = CATALOG.cards[play.card]
+    names = info(state.cities[city]).names
+    if play.via != "chain" and card.name not in names and any(n in names for n in card.chain_from):
+        return Rejection("free_city_must_chain", f"the Free City must build {card.name} through its chain (§12)")
+    if play.action == "discard" and any(_playable(state, city, cid) for cid in cards):
+        return Rejection("free_city_must_play", "the Free City may discard only when it can play none of these cards (§12)")
+    return None
+
+
+def _playable(state: State, city: int, cid: str) -> bool:
+    """Could `city` build this card or use it for its next stage (own coins, purchases, chain)?"""
+    me, left, right = _neighbours(state, city)
+    card = CATALOG.cards[cid]
+    names = info(me).names
+    if card.name not in names:
+        if any(n in names for n in card.chain_from) or free_build_ready(state, city):
+            return True
+        if any(w.total + card.cost_coins <= me.coins for w in ways(CATALOG.need[cid], me, left, right)):
+            return True
+    stages = CATALOG.wonders[me.wonder].sides[me.side].stages
+    return me.stages < len(stages) and any(
+        w.total <= me.coins for w in ways(vec(stages[me.stages].cost), me, left, right)
+    )
 
 
 def _has(city: City, kind: type) -> bool:
@@ -208,7 +299,7 @@ def _stage_has(state: State, p: Play, kind: type) -> bool:
 def _settle(state: State, plays: list[Play], placed: tuple[City, ...] | None = None) -> tuple[int, ...]:
     """Each seat's net coins from `plays` (§7 steps 3 and 5): payments out, purchases
     received by the sellers, and one-time income counted on the cities after placement."""
-    n = state.players
+    n = len(state.cities)
     if placed is None:
         s = state
         for p in plays:  # a single play settled at once (7th card)
@@ -261,22 +352,27 @@ def _advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWo
 
     while state.pending is None and state.phase == "resolving":
         if state.turn == TURNS and not state.last_discarded:
-            keep = {d.seat for d in state.due if d.kind == "seventh_card"}
+            keep = {d.seat if d.city is None else d.city for d in state.due if d.kind == "seventh_card"}
             push(LastCardsDiscarded(cards=tuple(None if i in keep or not h else h[0] for i, h in enumerate(state.hands))))
             continue
         if state.due:
             d = state.due[0]
-            if d.kind == "discard_build" and not eligible_discards(state, d.seat):
-                push(DiscardBuildSkipped(seat=d.seat, reason="nothing_eligible"))
+            city = d.seat if d.city is None else d.city
+            if d.kind == "discard_build" and not eligible_discards(state, city):
+                push(DiscardBuildSkipped(seat=city, reason="nothing_eligible"))
                 continue
-            push(DecisionOpened(seat=d.seat, kind=d.kind))
+            push(DecisionOpened(seat=d.seat, kind=d.kind, city=d.city))
             break
         if state.turn < TURNS:
-            push(HandsPassed(direction=PASS[state.age]))
+            push(HandsPassed(direction="swap" if free_city(state) is not None else PASS[state.age]))
+            if free_city(state) is not None:
+                push(FreeCityCardDrawn(seat=holder(state)))
             break
         push(_military(state))
         if state.age < 3:
             push(AgeStarted(age=state.age + 1))
+            if free_city(state) is not None:
+                push(FreeCityCardDrawn(seat=holder(state)))
         else:
             scores, notes = final_scores(state.cities)
             push(GameEnded(categories=CATEGORIES, scores=scores, coins=tuple(c.coins for c in state.cities),
@@ -287,7 +383,7 @@ def _advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWo
 
 def _military(state: State) -> MilitaryResolved:
     """Each adjacent pair compares shields once (§8)."""
-    n = state.players
+    n = len(state.cities)
     strength = tuple(shields(c) for c in state.cities)
     tokens: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
@@ -313,7 +409,7 @@ def _build_from_discard(state: State, seat: int, cmd: BuildFromDiscard) -> list[
         return Rejection("not_in_discard", f"{_name(cmd.card)} is not in the discard pile")
     if CATALOG.cards[cid].name in info(state.cities[seat]).names:
         return Rejection("duplicate_structure", f"your city already has a {CATALOG.cards[cid].name} (§11.7)")
-    n = state.players
+    n = len(state.cities)
     cities = list(state.cities)
     cities[seat] = replace(cities[seat], built=cities[seat].built + (cid,))
     coins = [0] * n
@@ -332,36 +428,47 @@ def _name(key: str) -> str:
 def legal_commands(state: State, seat: int) -> list[Command_]:
     """Every legal command of `seat` now, in a deterministic order: per card of the hand
     (by key) its builds (each distinct payment, cheapest first; chain; free build), its
-    wonder stages (each distinct payment) and its discard."""
+    wonder stages (each distinct payment) and its discard. For the Free City (§12) only
+    the plays it is allowed: a chain card is built, a discard only when nothing is playable."""
     if seat not in to_act(state) or state.phase == "over":
         return []
+    city, cards, _ = slot(state, seat)
+    fc = city != seat
     if state.pending is not None and state.pending.kind == "discard_build":
-        keys = sorted({CATALOG.key[c] for c in eligible_discards(state, seat)})
-        return [*(BuildFromDiscard(card=k) for k in keys), Decline()]
-    me, left, right = _neighbours(state, seat)
+        keys = sorted({CATALOG.key[c] for c in eligible_discards(state, city)})
+        return [*(BuildFromDiscard(card=k, free_city=fc) for k in keys), Decline(free_city=fc)]
+    forced = fc and state.pending is None  # the Free City's ordinary choice (§12)
+    me, left, right = _neighbours(state, city)
     names = info(me).names
     side = CATALOG.wonders[me.wonder].sides[me.side]
     stage_ways: tuple[Way, ...] = ()
     if me.stages < len(side.stages):
         stage_ways = tuple(w for w in ways(vec(side.stages[me.stages].cost), me, left, right) if w.total <= me.coins)
-    free = free_build_ready(state, seat)
+    free = free_build_ready(state, city)
     out: list[Command_] = []
+    discards: list[Command_] = []
     seen: set[str] = set()
-    for cid in sorted(state.hands[seat], key=lambda c: CATALOG.key[c]):
+    for cid in sorted(cards, key=lambda c: CATALOG.key[c]):
         card = CATALOG.cards[cid]
         key = CATALOG.key[cid]
         if key in seen:
             continue
         seen.add(key)
+        chain = card.name not in names and any(n in names for n in card.chain_from)
         if card.name not in names:
-            if any(n in names for n in card.chain_from):
-                out.append(Build(card=key, left=0, right=0))
+            if chain:
+                out.append(Build(card=key, left=0, right=0, free_city=fc))
             else:
                 for w in ways(CATALOG.need[cid], me, left, right):
                     if w.total + card.cost_coins <= me.coins:
-                        out.append(Build(card=key, left=w.left, right=w.right))
-            if free:
-                out.append(Build(card=key, free=True))
-        out.extend(BuildStage(card=key, left=w.left, right=w.right) for w in stage_ways)
-        out.append(Discard(card=key))
+                        out.append(Build(card=key, left=w.left, right=w.right, free_city=fc))
+            if free and not (forced and chain):
+                out.append(Build(card=key, free=True, free_city=fc))
+        if not (forced and chain):
+            out.extend(BuildStage(card=key, left=w.left, right=w.right, free_city=fc) for w in stage_ways)
+            discards.append(Discard(card=key, free_city=fc))
+        if not forced:
+            out.append(discards.pop())
+    if forced and not out:
+        out = discards
     return out

@@ -159,16 +159,18 @@ def result(state: State) -> Result | None:
     """Scores by category and ranking: most VP, then most coins; still tied = shared (§9)."""
     if state.phase != "over":
         return None
-    totals = tuple(sum(s) for s in state.scores)
-    keys = [(t, c) for t, c in zip(totals, state.final_coins)]
+    # the Free City (§12) is scored but is not a player and cannot win
+    scores, coins = state.scores[: state.players], state.final_coins[: state.players]
+    totals = tuple(sum(s) for s in scores)
+    keys = [(t, c) for t, c in zip(totals, coins)]
     ranks = tuple(1 + sum(1 for other in keys if other > k) for k in keys)
     return Result(
         categories=state.categories,
-        scores=state.scores,
+        scores=scores,
         totals=totals,
         ranks=ranks,
         winners=tuple(s for s, r in enumerate(ranks) if r == 1),
-        tiebreak=state.final_coins,
+        tiebreak=coins,
     )
 
 
@@ -177,5 +179,5 @@ def facets(state: State) -> tuple[dict[str, str], ...]:
     return tuple(
         {"wonder": c.wonder, "side": c.side, "board": f"{c.wonder}_{c.side}", "seat": str(i),
          "players": str(state.players)}
-        for i, c in enumerate(state.cities)
+        for i, c in enumerate(state.cities[: state.players])
     )

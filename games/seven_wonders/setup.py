@@ -1,4 +1,6 @@
-"""Setup for 3-7 players (§2): decks by player count, N+2 guilds, boards and sides."""
+"""Setup for 3-7 players (§2): decks by player count, N+2 guilds, boards and sides; and
+for the 2-player Free City variant (§12): the 3-player decks, a third board, the Free
+City's pile of 7 cards per age."""
 
 from __future__ import annotations
 
@@ -7,12 +9,20 @@ import msgspec
 from games.contract import Seed
 from games.rng import RNG_NAME, Rng
 from games.seven_wonders.catalog import CATALOG, CATALOG_HASH
-from games.seven_wonders.events import AgeStarted, GameCreated, Options, SevenWondersEvent, WonderPick
+from games.seven_wonders.events import (
+    AgeStarted,
+    FreeCityCardDrawn,
+    GameCreated,
+    Options,
+    SevenWondersEvent,
+    WonderPick,
+)
 
 RULES_VERSION = 1
 HAND = 7  # §3
 
 PRESETS: dict[str, Options] = {
+    "2p_free_city": Options(players=2),
     **{f"{n}p": Options(players=n) for n in range(3, 8)},
     **{f"{n}p_side_a": Options(players=n, sides="A") for n in range(3, 8)},
     **{f"{n}p_side_b": Options(players=n, sides="B") for n in range(3, 8)},
@@ -20,21 +30,28 @@ PRESETS: dict[str, Options] = {
 
 
 class Fixture(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Every random outcome of setup, fixed: each seat's board and side, and each age's
-    hands (`deals[age-1][seat]`: 7 card ids). Used by tests, tutorials and tournaments."""
+    """Every random outcome of setup, fixed: each city's board and side, and each age's
+    hands (`deals[age-1][city]`: 7 card ids). With 2 players the third city is the Free
+    City and its "hand" is its pile, top card first (§12). Used by tests, tutorials and
+    duplicate tournaments."""
 
     wonders: tuple[WonderPick, ...]
     deals: tuple[tuple[tuple[str, ...], ...], ...]
 
 
 def _check_options(options: Options) -> None:
-    if not 3 <= options.players <= 7:
-        raise ValueError(f"7 Wonders is for 3 to 7 players, not {options.players}")
+    if not 2 <= options.players <= 7:
+        raise ValueError(f"7 Wonders is for 3 to 7 players (2 with the Free City), not {options.players}")
+
+
+def cities_of(options: Options) -> int:
+    """How many cities: one per player, plus the Free City with 2 players (§12)."""
+    return 3 if options.players == 2 else options.players
 
 
 def deal(options: Options, seed: bytes) -> Fixture:
     """The fixture a seed gives (§2): shuffled decks, drawn guilds, dealt boards and sides."""
-    n = options.players
+    n = cities_of(options)
     boards = Rng(seed, "wonders").sample(sorted(CATALOG.wonders), n)
     side_rng = Rng(seed, "sides")
     sides = [options.sides if options.sides != "random" else "AB"[side_rng.below(2)] for _ in range(n)]
@@ -48,8 +65,8 @@ def deal(options: Options, seed: bytes) -> Fixture:
 
 
 def check_fixture(options: Options, fx: Fixture) -> None:
-    """Raise ValueError unless the fixture is a possible deal for these options (§2)."""
-    n = options.players
+    """Raise ValueError unless the fixture is a possible deal for these options (§2, §12)."""
+    n = cities_of(options)
     if len(fx.wonders) != n or len({w.wonder for w in fx.wonders}) != n:
         raise ValueError(f"a fixture needs {n} distinct boards")
     for w in fx.wonders:
@@ -84,4 +101,5 @@ def setup(options: Options, source: Seed | Fixture) -> list[SevenWondersEvent]:
         GameCreated(options=options, wonders=fx.wonders, deals=fx.deals, rules_version=RULES_VERSION,
                     catalog_hash=CATALOG_HASH, rng=RNG_NAME),
         AgeStarted(age=1),
+        *([FreeCityCardDrawn(seat=0)] if options.players == 2 else []),
     ]

@@ -13,7 +13,7 @@ import msgspec
 from games.contract import Result
 from games.seven_wonders.catalog import CATALOG
 from games.seven_wonders.events import Play
-from games.seven_wonders.rules import to_act
+from games.seven_wonders.rules import free_city, holder, to_act
 from games.seven_wonders.scoring import result, shields
 from games.seven_wonders.state import State
 
@@ -49,6 +49,10 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     hand: tuple[str, ...] | None = None
     choice: Play | None = None
     pending: str | None = None
+    pending_city: int | None = None
+    free_city: int | None = None  # the Free City's index in the 2-player variant (§12)
+    holder: int | None = None  # who holds the Free City card this turn
+    free_city_choice: Play | None = None  # shown to the holder only, until the reveal
     discard: tuple[str, ...] | None = None
     result: Result | None = None
     choices: tuple[str, ...] = ()
@@ -57,7 +61,10 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
 def view(state: State, seat: int | None) -> View:
     """The view of `seat` (None = spectator); it never contains another seat's secrets."""
     mine = seat is not None and 0 <= seat < state.players
-    pending = state.pending.kind if (mine and state.pending is not None and state.pending.seat == seat) else None
+    own = mine and state.pending is not None and state.pending.seat == seat
+    pending = state.pending.kind if own else None  # type: ignore[union-attr]
+    fc = free_city(state)
+    holds = holder(state) if fc is not None and state.phase == "choose" else None
     cities = tuple(
         CityView(
             seat=i, wonder=c.wonder, side=c.side, coins=c.coins, built=c.built, stages=c.stages,
@@ -79,6 +86,10 @@ def view(state: State, seat: int | None) -> View:
         hand=tuple(sorted(state.hands[seat])) if mine and state.hands else None,
         choice=state.chosen[seat] if mine and state.chosen else None,
         pending=pending,
+        pending_city=(state.pending.city if own else None),  # type: ignore[union-attr]
+        free_city=fc,
+        holder=holds,
+        free_city_choice=state.chosen[fc] if fc is not None and holds == seat and mine and state.chosen else None,
         # Halicarnassus looks through the whole pile while it picks (§11.7)
         discard=tuple(sorted(state.discard)) if pending == "discard_build" else None,
         result=result(state),
@@ -98,6 +109,8 @@ def render(v: View) -> str:
     ) + f" · {who}"
     lines = [head.replace("Age III", "Age III").replace("Age IIII", "Age IV")]
     for c in v.cities:
+        if c.seat == v.free_city:
+            lines.append(f"Free City (not a player; its pile holds {c.hand_size} cards):")
         toks = " ".join(f"{t:+d}" for t in c.tokens) or "-"
         mark = " ✓chosen" if c.chosen else (" …to act" if c.seat in v.to_act else "")
         lines.append(
@@ -110,6 +123,10 @@ def render(v: View) -> str:
         lines.append(f"your hand: {_names(v.hand)}")
     if v.choice is not None:
         lines.append(f"your choice: {v.choice.action} {CATALOG.cards[v.choice.card].name}")
+    if v.holder is not None and v.holder == v.seat:
+        lines.append("you hold the Free City card: choose your card, then one for the Free City")
+    if v.free_city_choice is not None:
+        lines.append(f"Free City's choice: {v.free_city_choice.action} {CATALOG.cards[v.free_city_choice.card].name}")
     if v.pending == "seventh_card":
         lines.append("you may play your last card (Babylon)")
     if v.discard is not None:

@@ -14,6 +14,7 @@ from games.fold import replay
 from games.seven_wonders import GAME
 from games.seven_wonders.catalog import CATALOG
 from games.seven_wonders.events import Play
+from games.seven_wonders.rules import free_city, holder
 
 
 def _scramble(state, seat, rng: random.Random):
@@ -23,8 +24,11 @@ def _scramble(state, seat, rng: random.Random):
     hands = tuple(
         h if s == seat else tuple(rng.choice(every) for _ in h) for s, h in enumerate(state.hands)
     )
+    fc = free_city(state)
+    sees_fc = fc is not None and state.phase == "choose" and holder(state) == seat  # §12: the holder chose it
     chosen = tuple(
-        c if s == seat or c is None else Play(seat=s, card=rng.choice(every), action=rng.choice(["build", "discard"]))
+        c if s == seat or c is None or (s == fc and sees_fc)
+        else Play(seat=s, card=rng.choice(every), action=rng.choice(["build", "discard"]))
         for s, c in enumerate(state.chosen)
     )
     cities = tuple(
@@ -42,9 +46,10 @@ def _scramble(state, seat, rng: random.Random):
 def test_views_do_not_depend_on_hidden_information() -> None:
     enc = msgspec.json.encode
     checked = 0
-    for players in range(3, 8):
+    for players in range(2, 8):
         rng = random.Random(players)
-        state = replay(GAME, GAME.setup(GAME.presets[f"{players}p"], Seed(bytes([players]) * 8)))
+        preset = "2p_free_city" if players == 2 else f"{players}p"
+        state = replay(GAME, GAME.setup(GAME.presets[preset], Seed(bytes([players]) * 8)))
         while GAME.result(state) is None:
             seat = rng.choice(GAME.to_act(state))
             for who in (None, *range(players)):
