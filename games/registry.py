@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from games.arkadia import GAME as ARKADIA
 from games.contract import GameDef
 from games.seven_wonders import GAME as SEVEN_WONDERS
 
-GAMES: dict[str, GameDef] = {g.id: g for g in (SEVEN_WONDERS,)}
+GAMES: dict[str, GameDef] = {g.id: g for g in (SEVEN_WONDERS, ARKADIA)}
 
 
 def get(game_id: str) -> GameDef:
