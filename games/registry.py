@@ -5,8 +5,9 @@ from __future__ import annotations
 from games.arkadia import GAME as ARKADIA
 from games.contract import GameDef
 from games.seven_wonders import GAME as SEVEN_WONDERS
+from games.seven_wonders_duel import GAME as SEVEN_WONDERS_DUEL
 
-GAMES: dict[str, GameDef] = {g.id: g for g in (SEVEN_WONDERS, ARKADIA)}
+GAMES: dict[str, GameDef] = {g.id: g for g in (SEVEN_WONDERS, SEVEN_WONDERS_DUEL, ARKADIA)}
 
 
 def get(game_id: str) -> GameDef:

@@ -1,0 +1,37 @@
+"""7 Wonders Duel (base game), 2 players: registers GAME."""
+
+from games.contract import GameDef
+from games.seven_wonders_duel.commands import Command_
+from games.seven_wonders_duel.events import Options, SevenWondersDuelEvent
+from games.seven_wonders_duel.evolve import evolve
+from games.seven_wonders_duel.notation import format_command, parse_command
+from games.seven_wonders_duel.rules import decide, legal_commands, to_act
+from games.seven_wonders_duel.scoring import facets, result
+from games.seven_wonders_duel.setup import PRESETS, RULES_VERSION, Fixture, setup
+from games.seven_wonders_duel.state import INITIAL
+from games.seven_wonders_duel.upcasters import UPCASTERS
+from games.seven_wonders_duel.view import render, view
+
+GAME = GameDef(
+    id="seven_wonders_duel",
+    rules_version=RULES_VERSION,
+    commands=Command_,
+    events=SevenWondersDuelEvent,
+    options_type=Options,
+    presets=PRESETS,
+    fixture_type=Fixture,
+    initial=INITIAL,
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_act=to_act,
+    view=view,
+    result=result,
+    facets=facets,
+    parse_command=parse_command,
+    format_command=format_command,
+    render=render,
+    players=(2, 2),
+    upcasters=UPCASTERS,
+)
