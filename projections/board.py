@@ -1,0 +1,54 @@
+"""Board view documents: what each seat, and a spectator, sees after a log prefix.
+
+A document is built from `game.view` only, so hidden information is exactly what the
+game's view redacts; `seq` says which log prefix it shows, so replay can reproduce it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from projections.table import Table
+
+
+class ViewDoc(msgspec.Struct, frozen=True, kw_only=True):
+    """The stored view of one seat (None: spectator) at log position `seq`."""
+
+    game_id: str
+    game_type: str
+    seq: int
+    seat: int | None
+    over: bool
+    view: msgspec.Raw
+    text: str
+
+
+_enc = msgspec.json.Encoder()
+_doc_decoder = msgspec.json.Decoder(ViewDoc)
+
+
+def seats(table: Table) -> list[int | None]:
+    """Every audience of a game: its seats, then the spectator (None)."""
+    players = table.opened.players if table.opened is not None else 0
+    return [*range(players), None]
+
+
+def doc(table: Table, seat: int | None) -> bytes:
+    """The JSON view document of `seat` for this table."""
+    game = table.game
+    v: Any = game.view(table.state, seat)
+    return _enc.encode(ViewDoc(
+        game_id=table.game_id, game_type=game.id, seq=table.version, seat=seat,
+        over=game.result(table.state) is not None,
+        view=msgspec.Raw(_enc.encode(v)), text=game.render(v)))
+
+
+def docs(table: Table) -> dict[int | None, bytes]:
+    """Every audience's document."""
+    return {s: doc(table, s) for s in seats(table)}
+
+
+def decode_doc(data: bytes) -> ViewDoc:
+    return _doc_decoder.decode(data)

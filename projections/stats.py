@@ -1,0 +1,106 @@
+"""Statistics of finished games: one row per game, aggregated per game type on demand.
+
+Rows are a pure function of a finished game's log, stored one per game, so projecting
+them twice or rebuilding them from nothing gives the same data; aggregates (win rates by
+facet, mean and spread per score category, game length) are computed from the rows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from events.meta import is_meta
+from projections.table import Table
+
+
+class SeatRow(msgspec.Struct, frozen=True, kw_only=True):
+    facets: dict[str, str]
+    scores: list[int]
+    total: int
+    rank: int
+
+
+class GameRow(msgspec.Struct, frozen=True, kw_only=True):
+    """One finished game: who played what, scores by category, ranks, length."""
+
+    game_id: str
+    game_type: str
+    players: int
+    categories: list[str]
+    seats: list[SeatRow]
+    winners: list[int]
+    events: int
+    commands: int
+    started_ms: int
+    ended_ms: int
+
+
+def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
+    """The row of a finished game (None while it runs); `envelopes` is its whole log."""
+    game = table.game
+    res = game.result(table.state)
+    if res is None:
+        return None
+    envs = list(envelopes)
+    facets = list(game.facets(table.state))
+    return GameRow(
+        game_id=table.game_id, game_type=game.id, players=len(res.totals),
+        categories=list(res.categories),
+        seats=[SeatRow(facets=dict(facets[i]) if i < len(facets) else {}, scores=list(res.scores[i]),
+                       total=res.totals[i], rank=res.ranks[i]) for i in range(len(res.totals))],
+        winners=list(res.winners),
+        events=sum(1 for e in envs if not is_meta(e.type)),
+        commands=len({e.command_id for e in envs if e.seat >= 0}),
+        started_ms=envs[0].time if envs else 0, ended_ms=envs[-1].time if envs else 0)
+
+
+_enc = msgspec.json.Encoder()
+_dec = msgspec.json.Decoder(GameRow)
+
+
+def encode_row(r: GameRow) -> bytes:
+    return _enc.encode(r)
+
+
+def decode_row(data: bytes) -> GameRow:
+    return _dec.decode(data)
+
+
+def _mean_sd(xs: list[float]) -> tuple[float, float]:
+    if not xs:
+        return 0.0, 0.0
+    m = sum(xs) / len(xs)
+    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))
+
+
+def aggregate(rows: Iterable[GameRow]) -> dict[str, Any]:
+    """Games, wins and plays by each facet value, mean/spread per category, game length."""
+    rows = sorted(rows, key=lambda r: r.game_id)
+    by_facet: dict[str, dict[str, dict[str, int]]] = {}
+    cats: dict[str, list[float]] = {}
+    totals: list[float] = []
+    for r in rows:
+        for i, s in enumerate(r.seats):
+            for name, value in s.facets.items():
+                if name in ("seat",):
+                    continue
+                cell = by_facet.setdefault(name, {}).setdefault(value, {"plays": 0, "wins": 0})
+                cell["plays"] += 1
+                cell["wins"] += 1 if i in r.winners else 0
+            for c, v in zip(r.categories, s.scores):
+                cats.setdefault(c, []).append(v)
+            totals.append(s.total)
+    lengths = [float(r.events) for r in rows]
+    commands = [float(r.commands) for r in rows]
+    return {
+        "games": len(rows),
+        "by_facet": by_facet,
+        "categories": {c: dict(zip(("mean", "sd"), _mean_sd(v))) for c, v in cats.items()},
+        "total": dict(zip(("mean", "sd"), _mean_sd(totals))),
+        "length_events": dict(zip(("mean", "sd"), _mean_sd(lengths))),
+        "length_commands": dict(zip(("mean", "sd"), _mean_sd(commands))),
+    }

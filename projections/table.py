@@ -1,0 +1,81 @@
+"""A game's log folded into what every reader needs: state, version, chain tip, metadata.
+
+Pure: the referee, the projector, replay and verify all fold envelopes through `advance`,
+so they can never disagree about what a log means. Shell-level events (`events.meta`)
+set the metadata; every other envelope goes through the game's own `evolve`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from events.chain import GENESIS
+from events.codec import META, PayloadCodec
+from events.envelope import Envelope
+from events.meta import GameOpened, SeedRevealed, is_meta
+from games.contract import GameDef
+
+_codecs: dict[str, tuple[GameDef, PayloadCodec]] = {}
+
+
+def codec(game: GameDef) -> PayloadCodec:
+    """The payload codec of `game`'s event union, built once per GameDef."""
+    hit = _codecs.get(game.id)
+    if hit is None or hit[0] is not game:
+        hit = (game, PayloadCodec(game.events, game.upcasters))
+        _codecs[game.id] = hit
+    return hit[1]
+
+
+def decode(game: GameDef, env: Envelope) -> Any:
+    """The event stored in `env`: a shell-level event or one of the game's events."""
+    if is_meta(env.type):
+        return META.decode(env.type, env.v, env.data)
+    return codec(game).decode(env.type, env.v, env.data)
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One game's log, folded: never mutated, `advance` returns a new Table."""
+
+    game_id: str
+    game: GameDef
+    state: Any
+    version: int = 0
+    last_hash: str = GENESIS
+    opened: GameOpened | None = None
+    seed: str | None = None  # revealed seed (hex), once the game is over
+
+    @property
+    def over(self) -> bool:
+        return self.game.result(self.state) is not None
+
+
+def empty(game_id: str, game: GameDef) -> Table:
+    """The table of a game whose log is still empty."""
+    return Table(game_id=game_id, game=game, state=game.initial)
+
+
+def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
+    """`table` after the envelopes that follow it (seq version+1, version+2, ...)."""
+    state, version, last, opened, seed = table.state, table.version, table.last_hash, table.opened, table.seed
+    evolve, game = table.game.evolve, table.game
+    for env in envelopes:
+        if env.seq != version + 1:
+            raise ValueError(f"{table.game_id}: envelope seq {env.seq} after version {version}")
+        event = decode(game, env)
+        if isinstance(event, GameOpened):
+            opened = event
+        elif isinstance(event, SeedRevealed):
+            seed = event.seed
+        else:
+            state = evolve(state, event)
+        version, last = env.seq, env.hash
+    return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed)
+
+
+def game_events(game: GameDef, envelopes: Iterable[Envelope]) -> list[Any]:
+    """The game's own events of a log, decoded (shell-level events left out)."""
+    return [decode(game, e) for e in envelopes if not is_meta(e.type)]

@@ -1,0 +1,668 @@
+"""`tablestream`: play, run, inspect, verify and move games (typer + rich).
+
+Exit codes (stable, for scripts): 0 success; 1 a command was rejected or a check failed;
+2 usage error (bad option, unknown verb); 3 not found (unknown game type or game id);
+4 the service did not answer (Redis unreachable, no outcome in time).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+import msgspec
+import redis.asyncio as aioredis
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from events import keys
+from events.envelope import Accepted, Envelope, Rejected
+from events.store import EventStore
+from games.contract import GameDef
+from services import config as config_mod
+from services.config import Settings
+
+OK, FAILED, USAGE, NOT_FOUND, UNAVAILABLE = 0, 1, 2, 3, 4
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="Tablestream: an event-sourced board-game referee on Redis Streams.")
+projections_app = typer.Typer(no_args_is_help=True, help="Maintain the projections (views, statistics).")
+app.add_typer(projections_app, name="projections")
+console = Console()
+err = Console(stderr=True)
+
+DataDir = typer.Option(None, "--data-dir", help="Embedded Redis folder when REDIS_URL is unset (default ./.tablestream).")
+
+
+class Exit(Exception):
+    def __init__(self, code: int, message: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _settings(data_dir: str | None) -> Settings:
+    return config_mod.from_env(data_dir=data_dir)
+
+
+def _game(name: str) -> GameDef:
+    from games import registry
+
+    try:
+        return registry.get(name)
+    except KeyError as e:
+        raise Exit(NOT_FOUND, str(e.args[0])) from None
+
+
+def _run(coro: Any) -> Any:
+    try:
+        return asyncio.run(coro)
+    except Exit as e:
+        if e.args and e.args[0]:
+            err.print(f"[red]{e.args[0]}[/red]")
+        raise typer.Exit(e.code) from None
+    except (aioredis.ConnectionError, asyncio.TimeoutError, TimeoutError) as e:
+        err.print(f"[red]the service did not answer: {type(e).__name__}: {e}[/red]")
+        raise typer.Exit(UNAVAILABLE) from None
+
+
+@dataclass
+class Runtime:
+    settings: Settings
+    url: str
+    redis: aioredis.Redis
+    store: EventStore
+
+
+@contextlib.asynccontextmanager
+async def runtime(settings: Settings, *, referee: bool = False, projector: bool = False,
+                  quiet: bool = True) -> AsyncIterator[Runtime]:
+    """Connect (starting the embedded Redis if needed) and optionally run the service in-process."""
+    from services.redis_client import url_for
+
+    url, emb = url_for(settings)
+    r = aioredis.from_url(url, decode_responses=False)
+    rt = Runtime(settings, url, r, EventStore(r, shards=settings.shards, feed_maxlen=settings.feed_maxlen))
+    svc = None
+    stop = asyncio.Event()
+    tasks: list[asyncio.Task[None]] = []
+    try:
+        await r.ping()
+        if referee:
+            from services.referee.app import RefereeService
+
+            svc = RefereeService(settings, url)
+            await svc.start()
+        if projector:
+            from services.projector.runner import Projector
+
+            for s in range(settings.shards):
+                tasks.append(asyncio.create_task(Projector(r, rt.store, s).run(stop)))
+        yield rt
+    finally:
+        stop.set()
+        for t in tasks:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(t, 3)
+        if svc is not None:
+            with contextlib.suppress(Exception):
+                await svc.stop()
+        await r.aclose()
+        if emb is not None:
+            emb.close()
+
+
+async def _referee_alive(r: aioredis.Redis) -> bool:
+    async for _ in r.scan_iter(match="alive:referee:*", count=100):
+        return True
+    return False
+
+
+def _options_for(game: GameDef, players: int | None, preset: str | None) -> tuple[str, Any]:
+    if preset:
+        if preset not in game.presets:
+            raise Exit(USAGE, f"unknown preset {preset!r}; known: {', '.join(game.presets)}")
+        return preset, None
+    if players is None:
+        return next(iter(game.presets)), None
+    if f"{players}p" in game.presets:
+        return f"{players}p", None
+    return "", game.options_type(players=players)
+
+
+def _print_json(obj: Any) -> None:
+    sys.stdout.write(msgspec.json.encode(obj).decode() + "\n")
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------- play
+@app.command()
+def play(game: str = typer.Option("seven_wonders", help="Game type."),
+         players: int = typer.Option(None, help="Players per game."),
+         preset: str = typer.Option(None, help="A named preset instead of --players."),
+         games: int = typer.Option(20, help="How many games."),
+         bots: str = typer.Option("random", help="Bot kinds by seat, comma-separated: random, greedy."),
+         concurrency: int = typer.Option(20, help="Games played at once."),
+         seed: str = typer.Option("tablestream", help="Seed of the bots' choices."),
+         data_dir: Optional[str] = DataDir) -> None:
+    """Play bot games through the real path (stream, referee, log, projections) and summarise."""
+    _run(_play(_settings(data_dir), _game(game), players, preset, games, bots.split(","), concurrency, seed))
+
+
+async def _play(settings: Settings, game: GameDef, players: int | None, preset: str | None, n: int,
+                bot_kinds: list[str], concurrency: int, seed: str) -> None:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from services.bots.driver import Played, play_game
+    from services.client import Client
+
+    preset_name, options = _options_for(game, players, preset)
+    async with runtime(settings, referee=True, projector=True) as rt, Client(rt.redis, rt.settings.shards) as client:
+        results: list[Played] = []
+        sem = asyncio.Semaphore(concurrency)
+        commands = 0
+        t0 = time.perf_counter()
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.fields[cmds]} commands"), TimeElapsedColumn(), console=console) as bar:
+            task = bar.add_task(f"{game.id}", total=n, cmds=0)
+
+            def tick() -> None:
+                nonlocal commands
+                commands += 1
+                if commands % 50 == 0:
+                    bar.update(task, cmds=commands)
+
+            async def one(i: int) -> None:
+                async with sem:
+                    p = await play_game(client, rt.store, game, preset=preset_name, options=options,
+                                        seed=f"{seed}/{i}".encode(), bot_kinds=bot_kinds, on_command=tick)
+                    results.append(p)
+                    bar.update(task, advance=1, cmds=commands)
+
+            await asyncio.gather(*(one(i) for i in range(n)))
+        elapsed = time.perf_counter() - t0
+        _summary(game, results, commands, elapsed)
+
+
+def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -> None:
+    cats: tuple[str, ...] = ()
+    t = RichTable(title=f"{len(results)} games of {game.id}")
+    rows = []
+    for p in sorted(results, key=lambda p: p.game_id):
+        res = game.result(p.table.state)
+        if res is None:
+            rows.append([p.game_id, "unfinished"])
+            continue
+        cats = res.categories
+        w = res.winners[0]
+        facets = game.facets(p.table.state)[w]
+        what = " ".join(v for k, v in facets.items() if k not in ("seat", "players", "board"))
+        rows.append([p.game_id, f"seat {w} ({p.bots[w]})", what, *map(str, res.scores[w]), str(res.totals[w])])
+    t.add_column("game")
+    t.add_column("winner")
+    t.add_column("as")
+    for c in cats:
+        t.add_column(c, justify="right")
+    t.add_column("total", justify="right")
+    for row in rows:
+        t.add_row(*row)
+    console.print(t)
+    lat = sorted(x for p in results for x in p.latencies_us)
+    p50 = lat[len(lat) // 2] / 1000 if lat else 0.0
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] / 1000 if lat else 0.0
+    console.print(f"{commands} commands in {elapsed:.2f} s: {commands / max(elapsed, 1e-9):.0f} commands/s; "
+                  f"latency p50 {p50:.2f} ms, p99 {p99:.2f} ms (publish → outcome)")
+
+
+# ---------------------------------------------------------------------------- up
+@app.command()
+def up(data_dir: Optional[str] = DataDir,
+       projector: bool = typer.Option(True, help="Also run the projector.")) -> None:
+    """Run the referee and the projector until stopped (Ctrl-C)."""
+    _run(_up(_settings(data_dir), projector))
+
+
+async def _up(settings: Settings, projector: bool) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with runtime(settings, referee=True, projector=projector) as rt:
+        err.print(f"tablestream up: referee {settings.consumer} on {settings.shards} shard(s) at {rt.url}")
+        alive = f"alive:referee:{settings.consumer}"
+        while not stop.is_set():
+            await rt.redis.set(alive, "1", ex=3)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), 1.0)
+        await rt.redis.delete(alive)
+
+
+# ---------------------------------------------------------------------------- new / act
+@app.command()
+def new(game: str = typer.Option("seven_wonders", help="Game type."),
+        players: int = typer.Option(None, help="Number of players."),
+        preset: str = typer.Option(None, help="A named preset."),
+        fixture: Path = typer.Option(None, help="JSON file with the game's fixture (fixed deals)."),
+        game_id: str = typer.Option(None, "--id", help="Game id (default: generated)."),
+        data_dir: Optional[str] = DataDir) -> None:
+    """Create a game; prints its id and one secret token per seat as JSON."""
+    _run(_new(_settings(data_dir), _game(game), players, preset, fixture, game_id))
+
+
+async def _new(settings: Settings, game: GameDef, players: int | None, preset: str | None,
+               fixture: Path | None, game_id: str | None) -> None:
+    from services.client import Client
+
+    preset_name, options = _options_for(game, players, preset)
+    fx = None if fixture is None else msgspec.json.decode(fixture.read_bytes(), type=game.fixture_type)
+    async with runtime(settings) as rt:
+        own = not await _referee_alive(rt.redis)
+    async with runtime(settings, referee=own) as rt, Client(rt.redis, settings.shards) as c:
+        gid, tokens, out = await c.open(game, game_id=game_id, preset=preset_name, options=options, fixture=fx)
+        if isinstance(out, Rejected):
+            _print_json(out)
+            raise Exit(FAILED)
+        _print_json({"game_id": gid, "game_type": game.id, "tokens": tokens})
+
+
+@app.command()
+def act(game_id: str = typer.Argument(..., help="Game id."),
+        seat: int = typer.Argument(..., help="Your seat (0-based)."),
+        token: str = typer.Argument(..., help="Your seat's secret token."),
+        command: str = typer.Argument(..., help="The command in the game's text notation."),
+        data_dir: Optional[str] = DataDir) -> None:
+    """Send one command; prints the outcome as JSON (exit 1 when rejected)."""
+    _run(_act(_settings(data_dir), game_id, seat, token, command))
+
+
+async def _game_of(rt: Runtime, game_id: str) -> tuple[GameDef, list[Envelope]]:
+    envs = await rt.store.read(game_id)
+    if not envs:
+        raise Exit(NOT_FOUND, f"no game {game_id!r}")
+    return _game(envs[0].game_type), envs
+
+
+async def _act(settings: Settings, game_id: str, seat: int, token: str, text: str) -> None:
+    from games.contract import Rejection
+    from services.client import Client
+
+    async with runtime(settings) as rt:
+        game, _ = await _game_of(rt, game_id)
+        own = not await _referee_alive(rt.redis)
+    parsed = game.parse_command(text)
+    if isinstance(parsed, Rejection):
+        _print_json(Rejected(command_id="", game_id=game_id, code=parsed.code, message=parsed.message))
+        raise Exit(FAILED)
+    async with runtime(settings, referee=own) as rt, Client(rt.redis, settings.shards) as c:
+        out = await c.act(game, game_id, seat, token, parsed)
+        _print_json(out)
+        if isinstance(out, Rejected):
+            raise Exit(FAILED)
+
+
+# ---------------------------------------------------------------------------- view / replay
+@app.command()
+def view(game_id: str = typer.Argument(..., help="Game id."),
+         seat: Optional[int] = typer.Option(None, "--as", help="Seat to view as (default: spectator)."),
+         as_json: bool = typer.Option(False, "--json", help="Print the view document as JSON."),
+         data_dir: Optional[str] = DataDir) -> None:
+    """Show the projected board of a game as a seat or a spectator would see it."""
+    _run(_view(_settings(data_dir), game_id, seat, as_json))
+
+
+async def _view(settings: Settings, game_id: str, seat: int | None, as_json: bool) -> None:
+    from projections.board import decode_doc
+
+    async with runtime(settings) as rt:
+        data = await rt.redis.hget(keys.view(rt.store.shard(game_id), game_id, seat), "doc")
+        if data is None:
+            raise Exit(NOT_FOUND, f"no projected view of {game_id!r} for that seat (is the projector running?)")
+        if as_json:
+            sys.stdout.write(data.decode() + "\n")
+        else:
+            doc = decode_doc(data)
+            console.print(f"[bold]{game_id}[/bold] at seq {doc.seq}" + (" (over)" if doc.over else ""))
+            console.print(doc.text, markup=False, highlight=False)
+
+
+@app.command()
+def replay(game_id: str = typer.Argument(..., help="Game id."),
+           at: Optional[int] = typer.Option(None, "--at", help="Log position (default: the end)."),
+           seat: Optional[int] = typer.Option(None, "--as", help="Seat to view as (default: spectator)."),
+           as_json: bool = typer.Option(False, "--json", help="Print the view document as JSON."),
+           data_dir: Optional[str] = DataDir) -> None:
+    """Show the board at any point of the log, as that seat (or a spectator) saw it then."""
+    _run(_replay(_settings(data_dir), game_id, at, seat, as_json))
+
+
+async def _replay(settings: Settings, game_id: str, at: int | None, seat: int | None, as_json: bool) -> None:
+    from projections.board import decode_doc, doc
+    from projections.table import advance, empty
+
+    async with runtime(settings) as rt:
+        game, envs = await _game_of(rt, game_id)
+    upto = [e for e in envs if at is None or e.seq <= at]
+    table = advance(empty(game_id, game), upto)
+    if seat is not None and table.opened is not None and not 0 <= seat < table.opened.players:
+        raise Exit(USAGE, f"seat must be 0..{table.opened.players - 1}")
+    data = doc(table, seat)
+    if as_json:
+        sys.stdout.write(data.decode() + "\n")
+    else:
+        console.print(f"[bold]{game_id}[/bold] at seq {table.version} of {len(envs)}")
+        console.print(decode_doc(data).text, markup=False, highlight=False)
+
+
+# ---------------------------------------------------------------------------- verify
+@app.command()
+def verify(game_id: Optional[str] = typer.Argument(None, help="Game id."),
+           all_games: bool = typer.Option(False, "--all", help="Verify every game."),
+           data_dir: Optional[str] = DataDir) -> None:
+    """Check hash chains, seed commitments against the logged deals, and replay = stored views and result."""
+    if not game_id and not all_games:
+        err.print("give a GAME id or --all")
+        raise typer.Exit(USAGE)
+    _run(_verify(_settings(data_dir), game_id, all_games))
+
+
+async def verify_games(rt: Runtime, game_ids: list[str]) -> dict[str, list[str]]:
+    from projections import board
+    from projections.audit import verify as audit
+    from projections.table import advance, empty
+    from services.projector.runner import load_views
+
+    out: dict[str, list[str]] = {}
+    for g in game_ids:
+        envs = await rt.store.read(g)
+        if not envs:
+            out[g] = ["no such game"]
+            continue
+        game = _game(envs[0].game_type)
+        s = rt.store.shard(g)
+        table = advance(empty(g, game), envs)
+        views = await load_views(rt.redis, s, g, board.seats(table))
+        row = await rt.redis.hget(keys.stats(game.id), g)
+        out[g] = audit(game, envs, views, row)
+    return out
+
+
+async def _all_ids(rt: Runtime) -> list[str]:
+    ids: list[str] = []
+    for s in range(rt.settings.shards):
+        ids += await rt.store.game_ids(s)
+    return ids
+
+
+async def _verify(settings: Settings, game_id: str | None, all_games: bool) -> None:
+    async with runtime(settings) as rt:
+        ids = await _all_ids(rt) if all_games else [game_id or ""]
+        if not all_games and not await rt.store.read(ids[0]):
+            raise Exit(NOT_FOUND, f"no game {ids[0]!r}")
+        found = await verify_games(rt, ids)
+    bad = 0
+    for g, problems in found.items():
+        if problems:
+            bad += 1
+            console.print(f"[red]FAIL[/red] {g}")
+            for p in problems:
+                console.print(f"  - {p}", markup=False)
+        else:
+            console.print(f"[green]ok[/green]   {g}")
+    console.print(f"{len(found) - bad} of {len(found)} games verified")
+    if bad:
+        raise Exit(FAILED)
+
+
+# ---------------------------------------------------------------------------- stats
+@app.command()
+def stats(game: str = typer.Option("seven_wonders", help="Game type."),
+          as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
+          data_dir: Optional[str] = DataDir) -> None:
+    """Statistics of finished games: wins by facet (e.g. wonder and side), scores, length, latency."""
+    _run(_stats(_settings(data_dir), _game(game), as_json))
+
+
+def latency_summary(hist: dict[bytes, bytes]) -> dict[str, float]:
+    """p50/p99 (ms, bucket upper bounds) of the referee's publish-to-outcome histogram."""
+    buckets = sorted((int(k), int(v)) for k, v in hist.items())
+    total = sum(v for _, v in buckets)
+    out: dict[str, float] = {"commands": float(total)}
+    for name, q in (("p50_ms", 0.5), ("p99_ms", 0.99)):
+        acc = 0
+        for bound, v in buckets:
+            acc += v
+            if acc >= q * total:
+                out[name] = bound / 1000
+                break
+    return out
+
+
+async def _stats(settings: Settings, game: GameDef, as_json: bool) -> None:
+    from projections.stats import aggregate, decode_row
+    from services.protocol import latency
+
+    async with runtime(settings) as rt:
+        rows = [decode_row(v) for v in (await rt.redis.hgetall(keys.stats(game.id))).values()]
+        hist = await rt.redis.hgetall(latency(game.id))
+    agg = aggregate(rows)
+    agg["latency"] = latency_summary(hist)
+    if as_json:
+        _print_json(agg)
+        return
+    console.print(f"[bold]{game.id}[/bold]: {agg['games']} finished games")
+    for facet, values in sorted(agg["by_facet"].items()):
+        if facet in ("players",):
+            continue
+        t = RichTable(title=f"wins by {facet}")
+        t.add_column(facet)
+        t.add_column("plays", justify="right")
+        t.add_column("wins", justify="right")
+        t.add_column("win rate", justify="right")
+        for v, c in sorted(values.items()):
+            t.add_row(v, str(c["plays"]), str(c["wins"]), f"{c['wins'] / max(1, c['plays']):.0%}")
+        console.print(t)
+    t = RichTable(title="score by category")
+    t.add_column("category")
+    t.add_column("mean", justify="right")
+    t.add_column("sd", justify="right")
+    for c, m in agg["categories"].items():
+        t.add_row(c, f"{m['mean']:.2f}", f"{m['sd']:.2f}")
+    console.print(t)
+    console.print(f"game length: {agg['length_events']['mean']:.1f} events, "
+                  f"{agg['length_commands']['mean']:.1f} commands; latency {agg['latency']}")
+
+
+# ---------------------------------------------------------------------------- export / import / fork
+@app.command()
+def export(game_id: str = typer.Argument(..., help="Game id."),
+           out: Path = typer.Option(None, "--out", "-o", help="File (default: stdout)."),
+           data_dir: Optional[str] = DataDir) -> None:
+    """Write a game's log as JSON lines (one envelope per line, payload bytes base64)."""
+    _run(_export(_settings(data_dir), game_id, out))
+
+
+async def _export(settings: Settings, game_id: str, out: Path | None) -> None:
+    async with runtime(settings) as rt:
+        _, envs = await _game_of(rt, game_id)
+    text = "".join(msgspec.json.encode(e).decode() + "\n" for e in envs)
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text)
+
+
+@app.command("import")
+def import_(file: Path = typer.Argument(..., help="JSON lines written by `export`."),
+            data_dir: Optional[str] = DataDir) -> None:
+    """Read an exported log into this Redis (refused if the game already exists there)."""
+    _run(_import(_settings(data_dir), file))
+
+
+async def _import(settings: Settings, file: Path) -> None:
+    dec = msgspec.json.Decoder(Envelope)
+    envs = [dec.decode(line) for line in file.read_bytes().splitlines() if line.strip()]
+    if not envs:
+        raise Exit(USAGE, "the file holds no envelopes")
+    gid = envs[0].game_id
+    async with runtime(settings) as rt:
+        res = await rt.store.append(gid, expected=0, command_id=f"import:{gid}:{envs[-1].hash[:16]}",
+                                    envelopes=envs)
+    if res.status != "ok":
+        raise Exit(FAILED, f"import refused ({res.status}): game {gid!r} exists here")
+    _print_json({"game_id": gid, "imported": len(envs)})
+
+
+@app.command()
+def fork(game_id: str = typer.Argument(..., help="Game id to fork."),
+         at: int = typer.Option(..., "--at", help="Copy the log up to this seq."),
+         new_id: str = typer.Option(None, "--id", help="Id of the new game."),
+         data_dir: Optional[str] = DataDir) -> None:
+    """Start a new game from a point of another: same history, new id and new seat tokens."""
+    _run(_fork(_settings(data_dir), game_id, at, new_id))
+
+
+async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -> None:
+    import uuid
+
+    from events.chain import GENESIS, link
+    from events.codec import META
+    from events.meta import GameOpened
+    from projections.table import decode
+    from services.protocol import new_token, token_hash
+    from services.referee.referee import ms_clock
+
+    async with runtime(settings) as rt:
+        game, envs = await _game_of(rt, game_id)
+        envs = [e for e in envs if e.seq <= at and not e.type.startswith("ts.seed")]
+        gid = new_id or f"{game_id}-fork-{uuid.uuid4().hex[:6]}"
+        opened = decode(game, envs[0])
+        assert isinstance(opened, GameOpened)
+        tokens = [new_token() for _ in range(opened.players)]
+        opened = msgspec.structs.replace(opened, seat_token_hashes=[token_hash(t) for t in tokens])
+        prev, out = GENESIS, []
+        now = ms_clock()
+        for e in envs:
+            data = META.encode(opened)[2] if e.seq == 1 else e.data
+            n = link(prev, game_id=gid, game_type=e.game_type, seq=e.seq, type=e.type, v=e.v, time=now,
+                     command_id=f"fork:{gid}", seat=e.seat, data=data)
+            out.append(n)
+            prev = n.hash
+        secret = await rt.redis.get(keys.secret(rt.store.shard(game_id), game_id))
+        if secret is not None:
+            await rt.redis.set(keys.secret(rt.store.shard(gid), gid), secret, nx=True)
+        res = await rt.store.append(gid, expected=0, command_id=f"fork:{gid}", envelopes=out)
+        if res.status != "ok":
+            raise Exit(FAILED, f"fork refused ({res.status})")
+    _print_json({"game_id": gid, "game_type": game.id, "forked_from": game_id, "at": at, "tokens": tokens})
+
+
+# ---------------------------------------------------------------------------- script
+class ScriptStep(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    seat: int
+    command: str
+
+
+class Script(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A scripted game: see README "Scripted games"."""
+
+    game: str
+    commands: list[ScriptStep]
+    preset: str = ""
+    players: Optional[int] = None
+    fixture: Optional[msgspec.Raw] = None
+    game_id: Optional[str] = None
+
+
+@app.command()
+def script(file: Path = typer.Argument(..., help="The script (JSON)."),
+           strict: bool = typer.Option(False, help="Exit 1 if any command is rejected."),
+           data_dir: Optional[str] = DataDir) -> None:
+    """Create a game (from a fixture) and run a list of text commands through the service."""
+    try:
+        spec = msgspec.json.decode(file.read_bytes(), type=Script)
+    except (msgspec.DecodeError, msgspec.ValidationError, OSError) as e:
+        err.print(f"bad script: {e}")
+        raise typer.Exit(USAGE) from None
+    _run(_script(_settings(data_dir), spec, strict))
+
+
+async def _script(settings: Settings, spec: Script, strict: bool) -> None:
+    from games.contract import Rejection
+    from projections.table import advance, empty
+    from services.client import Client
+
+    game = _game(spec.game)
+    preset_name, options = _options_for(game, spec.players, spec.preset or None)
+    fx = None if spec.fixture is None else msgspec.json.decode(spec.fixture, type=game.fixture_type)
+    async with runtime(settings) as rt:
+        own = not await _referee_alive(rt.redis)
+    rejected = 0
+    async with runtime(settings, referee=own) as rt, Client(rt.redis, settings.shards) as c:
+        gid, tokens, out = await c.open(game, game_id=spec.game_id, preset=preset_name, options=options, fixture=fx)
+        _print_json({"step": "open", "game_id": gid, "outcome": out})
+        if isinstance(out, Rejected):
+            raise Exit(FAILED)
+        for i, step in enumerate(spec.commands):
+            parsed = game.parse_command(step.command)
+            if isinstance(parsed, Rejection):
+                res: Any = Rejected(command_id="", game_id=gid, code=parsed.code, message=parsed.message)
+            elif not 0 <= step.seat < len(tokens):
+                res = Rejected(command_id="", game_id=gid, code="unknown_seat", message="no such seat")
+            else:
+                res = await c.act(game, gid, step.seat, tokens[step.seat], parsed)
+            rejected += isinstance(res, Rejected)
+            _print_json({"step": i, "seat": step.seat, "command": step.command, "outcome": res})
+        table = advance(empty(gid, game), await rt.store.read(gid))
+    result = game.result(table.state)
+    _print_json({"game_id": gid, "version": table.version, "rejected": rejected,
+                 "result": result, "seed": table.seed})
+    if strict and rejected:
+        raise Exit(FAILED)
+
+
+# ---------------------------------------------------------------------------- projections
+@projections_app.command("rebuild")
+def projections_rebuild(data_dir: Optional[str] = DataDir) -> None:
+    """Rebuild every view and statistics row from the logs (safe while the service runs)."""
+    _run(_rebuild(_settings(data_dir)))
+
+
+async def _rebuild(settings: Settings) -> None:
+    from services.projector.runner import rebuild
+
+    async with runtime(settings) as rt:
+        n = await rebuild(rt.redis, rt.store, settings.shards)
+    console.print(f"rebuilt the projections of {n} games")
+
+
+# ---------------------------------------------------------------------------- bench
+@app.command()
+def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200")), help="Concurrent games in the backlog."),
+          commands: int = typer.Option(int(os.environ.get("TS_BENCH_COMMANDS", "20000")), help="Commands in each backlog."),
+          players: int = typer.Option(5, help="Players per game."),
+          aof: bool = typer.Option(True, help="Also compare AOF everysec with AOF off (on a server bench starts)."),
+          data_dir: Optional[str] = DataDir) -> None:
+    """Measure raw Redis limit vs the referee, latency at half load, and the cost of AOF."""
+    from bench.run import main as bench_main
+
+    _run(bench_main(_settings(data_dir), games=games, commands=commands, players=players, aof=aof))
+
+
+def main() -> None:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("tablestream.broker").setLevel(logging.WARNING)
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""A client of the service: XADDs commands to cmd:{s} and waits for their outcomes.
+
+Outcomes arrive on the client's own reply stream (`reply:<client>`), read by one
+background task that resolves a future per command id. The first outcome of a command
+wins; a second one (a redelivery after a referee crash) is ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+import uuid
+from typing import Any
+
+import msgspec
+import redis.asyncio as aioredis
+
+from events import keys
+from events.codec import decode_outcome
+from events.envelope import CommandEnvelope, Outcome
+from games.contract import GameDef, Rejection
+from services import protocol
+
+
+class Client:
+    """Sends commands as one client id; use `async with Client(...)`."""
+
+    def __init__(self, redis: aioredis.Redis, shards: int = 1, client_id: str | None = None,
+                 timeout: float = 30.0) -> None:
+        self.redis = redis
+        self.shards = shards
+        self.id = client_id or f"c-{uuid.uuid4().hex[:12]}"
+        self.timeout = timeout
+        self._n = 0
+        self._waiting: dict[str, asyncio.Future[Outcome]] = {}
+        self._reader: asyncio.Task[None] | None = None
+        self._reader_redis: aioredis.Redis | None = None
+        self._last = "$"
+        self._stopping = False
+
+    async def __aenter__(self) -> Client:
+        # Blocking reads get their own connection pool so they never delay a send.
+        pool = self.redis.connection_pool
+        self._reader_redis = aioredis.Redis(connection_pool=pool.__class__(
+            connection_class=pool.connection_class, **pool.connection_kwargs))
+        # Start reading from "now" so that an old reply of this id is never taken as new.
+        info = await self.redis.xrevrange(keys.replies(self.id), count=1)
+        self._last = info[0][0].decode() if info else "0-0"
+        self._reader = asyncio.create_task(self._read_replies())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        # Never cancel a blocking XREAD (redis-py can hang on it): ask the reader to stop.
+        self._stopping = True
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self._reader), 2.0)
+        if self._reader_redis is not None:
+            await self._reader_redis.aclose()
+            await self._reader_redis.connection_pool.disconnect()
+        for f in self._waiting.values():
+            f.cancel()
+
+    async def _read_replies(self) -> None:
+        assert self._reader_redis is not None
+        stream = keys.replies(self.id)
+        while not self._stopping:
+            got = await self._reader_redis.xread({stream: self._last}, block=100, count=500)
+            for _, rows in got:
+                for entry_id, fields in rows:
+                    self._last = entry_id.decode()
+                    out = decode_outcome(fields[protocol.OUTCOME])
+                    fut = self._waiting.pop(out.command_id, None)
+                    if fut is not None and not fut.done():
+                        fut.set_result(out)
+
+    def next_id(self) -> str:
+        self._n += 1
+        return f"{self.id}-{self._n}"
+
+    def envelope(self, *, game_id: str, game_type: str, kind: str = "act", seat: int = -1, token: str = "",
+                 command: bytes = b"null", command_id: str | None = None) -> CommandEnvelope:
+        return CommandEnvelope(
+            command_id=command_id or self.next_id(), game_id=game_id, game_type=game_type, kind=kind,
+            seat=seat, token=token, command=msgspec.Raw(command), reply_to=self.id,
+            sent_us=time.time_ns() // 1000)
+
+    async def submit(self, env: CommandEnvelope) -> Outcome:
+        """Send one command and wait for its outcome."""
+        fut = self.expect(env.command_id)
+        await self.send(env)
+        return await asyncio.wait_for(fut, self.timeout)
+
+    def expect(self, command_id: str) -> asyncio.Future[Outcome]:
+        fut = self._waiting.get(command_id)
+        if fut is None:
+            fut = asyncio.get_running_loop().create_future()
+            self._waiting[command_id] = fut
+        return fut
+
+    async def send(self, env: CommandEnvelope) -> None:
+        shard = keys.shard_of(env.game_id, self.shards)
+        await self.redis.xadd(keys.cmd(shard), protocol.command_fields(env))
+
+    async def send_raw(self, game_id: str, fields: dict[bytes, bytes]) -> None:
+        """XADD arbitrary fields (tests of malformed input)."""
+        await self.redis.xadd(keys.cmd(keys.shard_of(game_id, self.shards)), fields)
+
+    async def open(self, game: GameDef, *, game_id: str | None = None, preset: str = "",
+                   options: Any = None, fixture: Any = None, players: int | None = None
+                   ) -> tuple[str, list[str], Outcome]:
+        """Create a game: its id, one fresh secret token per seat, and the outcome."""
+        game_id = game_id or f"{game.id}-{uuid.uuid4().hex[:10]}"
+        if options is None and not preset:
+            preset = next(iter(game.presets))
+        n = players or (options.players if options is not None else game.presets[preset].players)
+        tokens = [protocol.new_token() for _ in range(n)]
+        req = protocol.OpenRequest(
+            token_hashes=[protocol.token_hash(t) for t in tokens], preset=preset,
+            options=None if options is None else msgspec.Raw(msgspec.json.encode(options)),
+            fixture=None if fixture is None else msgspec.Raw(msgspec.json.encode(fixture)))
+        out = await self.submit(self.envelope(game_id=game_id, game_type=game.id, kind="open",
+                                              command=msgspec.json.encode(req)))
+        return game_id, tokens, out
+
+    async def act(self, game: GameDef, game_id: str, seat: int, token: str, command: Any,
+                  command_id: str | None = None) -> Outcome:
+        """Send a seat's command (a Command Struct or its text notation) and wait for the outcome."""
+        if isinstance(command, str):
+            parsed = game.parse_command(command)
+            if isinstance(parsed, Rejection):
+                raise ValueError(f"{parsed.code}: {parsed.message}")
+            command = parsed
+        env = self.envelope(game_id=game_id, game_type=game.id, seat=seat, token=token,
+                            command=msgspec.json.encode(command), command_id=command_id)
+        return await self.submit(env)

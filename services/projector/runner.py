@@ -1,0 +1,198 @@
+"""The projector: folds feed:{s} into view documents and statistics rows, with a checkpoint.
+
+Each batch's writes (every changed view, the rows of games that finished, the checkpoint)
+go through one script call, so a crash replays at most a batch whose effect was not
+stored. Every view write is guarded by its `seq` (an older document never replaces a
+newer one), so the live projector and a rebuild may run at the same time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterable
+
+import redis.asyncio as aioredis
+
+from events import keys
+from events.codec import envelope_from_fields
+from events.envelope import Envelope
+from events.store import EventStore
+from projections import board, stats
+from projections.table import Table, advance, empty
+from services.referee.referee import lookup
+
+log = logging.getLogger("tablestream.projector")
+
+LIVE = "live"
+
+# KEYS: checkpoint key ("" for none), then view keys; ARGV: checkpoint id, n views,
+# then per view (seq, doc), then (stats key, game id, row) triples for finished games.
+_WRITE = """
+local a = 3
+local n = tonumber(ARGV[2])
+for i = 1, n do
+  local cur = redis.call('HGET', KEYS[i + 1], 'seq')
+  local seq = tonumber(ARGV[a])
+  if (not cur) or tonumber(cur) <= seq then
+    redis.call('HSET', KEYS[i + 1], 'seq', seq, 'doc', ARGV[a + 1])
+  end
+  a = a + 2
+end
+while a <= #ARGV do
+  redis.call('HSET', ARGV[a], ARGV[a + 1], ARGV[a + 2])
+  a = a + 3
+end
+if KEYS[1] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[1])
+end
+return n
+"""
+
+
+class Projector:
+    """Projects one shard's feed; `step` handles one batch, `run` loops until stopped."""
+
+    def __init__(self, redis: aioredis.Redis, store: EventStore, shard: int, name: str = LIVE,
+                 batch: int = 500, block_ms: int = 100) -> None:
+        self.redis = redis
+        self.store = store
+        self.shard = shard
+        self.name = name
+        self.batch = batch
+        self.block_ms = block_ms
+        self.tables: dict[str, Table] = {}
+        self.position: str | None = None
+        self._script = redis.register_script(_WRITE)
+        self.applied = 0
+
+    async def _start(self) -> None:
+        got = await self.redis.get(keys.checkpoint(self.shard, self.name))
+        self.position = got.decode() if got else "0-0"
+
+    async def step(self, block: bool = True) -> int:
+        """Read and project one batch of the feed; the number of envelopes read."""
+        if self.position is None:
+            await self._start()
+        assert self.position is not None
+        got = await self.redis.xread({keys.feed(self.shard): self.position}, count=self.batch,
+                                     block=self.block_ms if block else None)
+        if not got:
+            return 0
+        rows = got[0][1]
+        changed: dict[str, Table] = {}
+        for _, fields in rows:
+            env = envelope_from_fields(fields)
+            table = await self._table_before(env)
+            if table is None:
+                continue
+            if env.seq == table.version + 1:
+                table = advance(table, [env])
+                self.tables[env.game_id] = table
+                changed[env.game_id] = table
+        last = rows[-1][0].decode()
+        await write(self.redis, self._script, self.shard, changed.values(), self.store,
+                    checkpoint=(keys.checkpoint(self.shard, self.name), last))
+        self.position = last
+        self.applied += len(rows)
+        for game_id in changed:
+            await self.redis.publish(keys.updates(self.shard), game_id)
+        return len(rows)
+
+    async def _table_before(self, env: Envelope) -> Table | None:
+        """The game's table just before `env` (or after it, if already applied)."""
+        table = self.tables.get(env.game_id)
+        if table is not None and table.version >= env.seq - 1:
+            return table
+        game = lookup(env.game_type)
+        if game is None:
+            return None
+        envs = await self.store.read(env.game_id)
+        table = advance(empty(env.game_id, game), [e for e in envs if e.seq < env.seq])
+        self.tables[env.game_id] = table
+        return table
+
+    async def run(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            try:
+                await self.step()
+            except Exception:
+                log.exception("projector step failed; retrying")
+                await asyncio.sleep(0.5)
+
+    async def idle(self) -> bool:
+        """True when the checkpoint is at the end of the feed."""
+        last = await self.redis.xrevrange(keys.feed(self.shard), count=1)
+        return not last or (self.position or "0-0") == last[0][0].decode()
+
+
+async def write(redis: aioredis.Redis, script: object, shard: int, tables: Iterable[Table],
+                store: EventStore, checkpoint: tuple[str, str] | None = None) -> None:
+    """Store the views of `tables` (seq-guarded), their rows if finished, and the checkpoint."""
+    view_keys: list[str] = []
+    args: list[object] = [checkpoint[1] if checkpoint else "", 0]
+    extra: list[object] = []
+    for t in tables:
+        for seat, data in board.docs(t).items():
+            view_keys.append(keys.view(shard, t.game_id, seat))
+            args += (t.version, data)
+        if t.game.result(t.state) is not None:
+            envs = await store.read(t.game_id)
+            envs = [e for e in envs if e.seq <= t.version]
+            r = stats.row(t, envs)
+            if r is not None:
+                extra += (keys.stats(t.game.id), t.game_id, stats.encode_row(r))
+    args[1] = len(view_keys)
+    await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
+
+
+async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int) -> int:
+    """Rebuild every projection from the logs alone (the live projector may keep running).
+
+    Deletes views, statistics rows and checkpoints first, then reads each game's log
+    (after the delete, so nothing newer than what is written back was lost) and stores
+    its views and row through the same seq-guarded script as the live projector.
+    """
+    script = redis.register_script(_WRITE)
+    types: set[str] = set()
+    for s in range(shards):
+        for g in await store.game_ids(s):
+            envs = await store.read(g)
+            if envs:
+                types.add(envs[0].game_type)
+    for s in range(shards):
+        async for k in redis.scan_iter(match=f"view:{{{s}}}:*", count=1000):
+            await redis.delete(k)
+    for t in types:
+        await redis.delete(keys.stats(t))
+    count = 0
+    for s in range(shards):
+        for g in await store.game_ids(s):
+            envs = await store.read(g)
+            if not envs or (game := lookup(envs[0].game_type)) is None:
+                continue
+            table = advance(empty(g, game), envs)
+            await write(redis, script, s, [table], store)
+            count += 1
+    return count
+
+
+async def load_views(redis: aioredis.Redis, shard: int, game_id: str, seats: list[int | None]) -> dict[int | None, bytes | None]:
+    """The stored view documents of a game."""
+    pipe = redis.pipeline(transaction=False)
+    for s in seats:
+        pipe.hget(keys.view(shard, game_id, s), "doc")
+    return dict(zip(seats, await pipe.execute()))
+
+
+async def all_projections(redis: aioredis.Redis, shards: int) -> dict[str, object]:
+    """Every view and statistics row, for comparing a rebuild with the live state."""
+    out: dict[str, object] = {}
+    for s in range(shards):
+        async for k in redis.scan_iter(match=f"view:{{{s}}}:*", count=1000):
+            out[k.decode()] = await redis.hgetall(k)
+    async for k in redis.scan_iter(match="stats:*", count=1000):
+        out[k.decode()] = await redis.hgetall(k)
+    return out
+
+

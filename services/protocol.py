@@ -1,0 +1,66 @@
+"""The shell's wire formats: command entries on cmd:{s}, outcomes on reply streams.
+
+A command entry has three fields: `body` (the CommandEnvelope as JSON, the only thing
+the referee trusts), and `id` / `to` (command id and reply stream) repeated outside the
+body so that even an undecodable body gets its rejection delivered to its sender.
+Names below complement `events.keys` for the shell's own bookkeeping.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+import msgspec
+
+from events.envelope import CommandEnvelope
+
+BODY, ID, TO = b"body", b"id", b"to"
+OUTCOME = b"o"
+GROUP = "referee"
+"""The referee's consumer group on every cmd:{s}."""
+REPLY_MAXLEN = 10_000
+REPLY_TTL_S = 24 * 3600
+REJECTED_TTL_S = 24 * 3600
+
+
+class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The `command` of an "open" envelope: which options, and the hashes of the seat tokens.
+
+    Clients draw the seat tokens and send only their SHA-256, so no token is ever stored.
+    `preset` names one of the game's presets; `options` (JSON of the options Struct)
+    overrides it; `fixture` (JSON of the game's fixture Struct) replaces the seeded deal.
+    """
+
+    token_hashes: list[str]
+    preset: str = ""
+    options: msgspec.Raw | None = None
+    fixture: msgspec.Raw | None = None
+
+
+def rejected_record(s: int, command_id: str) -> str:
+    """String holding a rejected command's outcome, so a redelivery gets the same answer."""
+    return f"rejected:{{{s}}}:{command_id}"
+
+
+def latency(game_type: str) -> str:
+    """Hash: histogram of publish-to-outcome latency (field = upper bound in µs, log2 buckets)."""
+    return f"latency:{game_type}"
+
+
+def new_token() -> str:
+    """A fresh secret seat token."""
+    return secrets.token_urlsafe(18)
+
+
+def token_hash(token: str) -> str:
+    """The hash of a seat token as stored in GameOpened.seat_token_hashes."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+_enc = msgspec.json.Encoder()
+
+
+def command_fields(env: CommandEnvelope) -> dict[bytes, bytes]:
+    """The stream entry of a command."""
+    return {BODY: _enc.encode(env), ID: env.command_id.encode(), TO: env.reply_to.encode()}

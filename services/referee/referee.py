@@ -1,0 +1,454 @@
+"""The referee: load → decide → append → reply, for a batch of commands at a time.
+
+`handle_batch` is the whole imperative shell of the write side. It decodes a batch read
+from cmd:{s}, answers already-decided commands from their records, groups the rest by
+game, decides each game's commands in order on its cached Table (pure `decide`), appends
+with one script call per round (`EventStore.append_batch`), re-reads and re-decides the
+games that met a version conflict, then pipelines the outcomes, the audit entries and
+the XACKs. Works through GameDef only; no game is special-cased.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+import redis.asyncio as aioredis
+
+from events import keys
+from events.chain import link
+from events.codec import META, encode_outcome, envelope_from_fields
+from events.envelope import Accepted, CommandEnvelope, Envelope, Outcome, Rejected
+from events.meta import GameOpened, SeedRevealed
+from events.store import AppendItem, EventStore
+from games.contract import GameDef, Rejection, Seed
+from games.rng import RNG_NAME, seed_commitment
+from projections.table import Table, advance, codec, empty
+from services import protocol
+from services.config import Settings
+
+log = logging.getLogger("tablestream.referee")
+
+MAX_ROUNDS = 8
+"""Conflict retries per batch before leaving a command pending for redelivery."""
+
+
+def ms_clock() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def lookup(game_type: str) -> GameDef | None:
+    """The registered game of this type (the registry is read at call time)."""
+    from games import registry
+
+    return registry.GAMES.get(game_type)
+
+
+class _Item:
+    """One command of the batch and, once known, its outcome."""
+
+    __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us")
+
+    def __init__(self, msg_id: bytes, command_id: str, reply_to: str) -> None:
+        self.msg_id = msg_id
+        self.command_id = command_id
+        self.reply_to = reply_to
+        self.env: CommandEnvelope | None = None
+        self.outcome: Outcome | None = None
+        self.failed: str | None = None  # why handling raised (a bug): left pending
+        self.game: GameDef | None = None
+        self.sent_us = 0
+
+    def reject(self, game_id: str, code: str, message: str) -> None:
+        self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)
+
+
+_env_decoder = msgspec.json.Decoder(CommandEnvelope)
+_open_decoder = msgspec.json.Decoder(protocol.OpenRequest)
+_cmd_decoders: dict[str, tuple[GameDef, msgspec.json.Decoder]] = {}
+
+
+def _command_decoder(game: GameDef) -> msgspec.json.Decoder:
+    hit = _cmd_decoders.get(game.id)
+    if hit is None or hit[0] is not game:
+        hit = (game, msgspec.json.Decoder(game.commands))
+        _cmd_decoders[game.id] = hit
+    return hit[1]
+
+
+def _where(exc: BaseException) -> str:
+    """An exception's type and innermost frame: enough to find the bug, no state content."""
+    tb = traceback.extract_tb(exc.__traceback__)
+    frame = f" at {os.path.basename(tb[-1].filename)}:{tb[-1].lineno}" if tb else ""
+    return f"{type(exc).__name__}{frame}"
+
+
+class Referee:
+    """Judges the commands of one shard; keeps recently used game Tables in memory."""
+
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        store: EventStore,
+        settings: Settings,
+        shard: int,
+        clock: Callable[[], int] = ms_clock,
+        new_seed: Callable[[], bytes] = lambda: os.urandom(32),
+    ) -> None:
+        self.redis = redis
+        self.store = store
+        self.settings = settings
+        self.shard = shard
+        self.clock = clock
+        self.new_seed = new_seed
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.secrets: dict[str, bytes] = {}
+        self.cmd_stream = keys.cmd(shard)
+        self.handled = 0
+
+    # ------------------------------------------------------------------ the batch
+    async def handle_batch(
+        self,
+        entries: Sequence[tuple[bytes, dict[bytes, bytes]]],
+        deliveries: dict[bytes, int] | None = None,
+    ) -> list[_Item]:
+        """Judge a batch of cmd:{s} entries (id, fields); reply and XACK what was decided."""
+        items = [self._parse(mid, fields) for mid, fields in entries]
+        live = [it for it in items if it.outcome is None]
+        if live:
+            await self._answer_known(live)
+            live = [it for it in live if it.outcome is None]
+        for _ in range(MAX_ROUNDS):
+            if not live:
+                break
+            live = await self._decide_and_append(live)
+            if live:
+                await self._answer_known(live)
+                live = [it for it in live if it.outcome is None]
+        await self._finish(items, deliveries or {})
+        self.handled += len(items)
+        return items
+
+    def _parse(self, msg_id: bytes, fields: dict[bytes, bytes]) -> _Item:
+        it = _Item(msg_id, fields.get(protocol.ID, b"").decode("utf-8", "replace"),
+                   fields.get(protocol.TO, b"").decode("utf-8", "replace"))
+        body = fields.get(protocol.BODY, b"")
+        if len(body) > self.settings.max_command_bytes:
+            it.reject("", "oversized", f"a command may be at most {self.settings.max_command_bytes} bytes")
+            return it
+        try:
+            env = _env_decoder.decode(body)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            it.reject("", "malformed", f"undecodable command envelope: {e}")
+            return it
+        it.env, it.sent_us = env, env.sent_us
+        it.command_id, it.reply_to = env.command_id, env.reply_to
+        if not env.command_id:
+            it.reject(env.game_id, "malformed", "command_id is empty")
+        elif keys.shard_of(env.game_id, self.settings.shards) != self.shard:
+            it.reject(env.game_id, "wrong_shard", f"game {env.game_id!r} is not on shard {self.shard}")
+        elif (game := lookup(env.game_type)) is None:
+            it.reject(env.game_id, "unknown_game_type", f"no game type {env.game_type!r}")
+        elif env.kind not in ("act", "open"):
+            it.reject(env.game_id, "malformed", f"kind must be act or open, not {env.kind!r}")
+        else:
+            it.game = game
+        return it
+
+    async def _answer_known(self, items: list[_Item]) -> None:
+        """Commands decided before (a redelivery or a resend) get their recorded outcome."""
+        pipe = self.redis.pipeline(transaction=False)
+        for it in items:
+            pipe.get(keys.done(self.shard, it.command_id))
+            pipe.get(protocol.rejected_record(self.shard, it.command_id))
+        # The log's length, read after the command was: a cached Table behind it (another
+        # referee appended) is dropped, so even a rejection is decided on a state at least
+        # as new as anything the sender could have seen.
+        games = list({it.env.game_id for it in items if it.env is not None and it.env.game_id in self.tables})
+        for g in games:
+            pipe.xlen(keys.log(self.shard, g))
+        got = await pipe.execute()
+        for g, n in zip(games, got[2 * len(items):]):
+            t = self.tables.get(g)
+            if t is not None and t.version != n:
+                del self.tables[g]
+        for i, it in enumerate(items):
+            done, rejected = got[2 * i], got[2 * i + 1]
+            assert it.env is not None
+            if done is not None:
+                it.outcome = Accepted(command_id=it.command_id, game_id=it.env.game_id,
+                                      seqs=msgspec.json.decode(done, type=list[int]))
+            elif rejected is not None:
+                it.outcome = msgspec.json.decode(rejected, type=Rejected)
+
+    # ------------------------------------------------------------------ decide + append
+    async def _decide_and_append(self, items: list[_Item]) -> list[_Item]:
+        """Decide every item in order per game and append them; return the items to retry."""
+        by_game: dict[str, list[_Item]] = {}
+        for it in items:
+            assert it.env is not None
+            by_game.setdefault(it.env.game_id, []).append(it)
+        await self._load([g for g in by_game if g not in self.tables])
+        await self._load_secrets([g for g, its in by_game.items()
+                                  if g not in self.secrets and any(i.env.kind == "open" for i in its)])  # type: ignore[union-attr]
+
+        # Per game: a chain of (item, AppendItem, table after it), decided on tentative states.
+        chains: dict[str, list[tuple[_Item, AppendItem, Table]]] = {}
+        for game_id, its in by_game.items():
+            table = self.tables.get(game_id)
+            chain: list[tuple[_Item, AppendItem, Table]] = []
+            for it in its:
+                try:
+                    decided = self._decide(it, table)
+                except Exception as e:  # a bug in a game or here: never crash the referee
+                    it.failed = _where(e)
+                    log.error("command %s failed: %s", it.command_id, it.failed)
+                    continue
+                if decided is not None:
+                    envelopes, table = decided
+                    chain.append((it, AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes), table))
+            if chain:
+                chains[game_id] = chain
+
+        # One script call per round; round r holds the r-th command of every game, so a
+        # command is only sent once its predecessor in the same game is known to be in.
+        retry: list[_Item] = []
+        r = 0
+        while chains:
+            round_ = [(g, chain[r]) for g, chain in chains.items() if r < len(chain)]
+            if not round_:
+                break
+            results = await self.store.append_batch(self.shard, [a for _, (_, a, _) in round_])
+            for (game_id, (it, append, table)), res in zip(round_, results):
+                if res.status == "ok":
+                    self._remember(game_id, table)
+                    it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
+                    continue
+                if res.status == "duplicate":
+                    it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
+                else:
+                    retry.append(it)
+                # The log moved under us: forget the tentative chain, re-read next time.
+                self.tables.pop(game_id, None)
+                retry.extend(later for later, _, _ in chains[game_id][r + 1:])
+                del chains[game_id]
+            r += 1
+        return retry
+
+    def _decide(self, it: _Item, table: Table | None) -> tuple[list[Envelope], Table] | None:
+        """Decide one command on `table`: its envelopes and the table after them, or None."""
+        env, game = it.env, it.game
+        assert env is not None and game is not None
+        if env.kind == "open":
+            return self._open(it, table)
+        if table is None or table.opened is None:
+            it.reject(env.game_id, "unknown_game", f"no game {env.game_id!r}")
+            return None
+        opened = table.opened
+        if table.game is not game:
+            it.reject(env.game_id, "unknown_game", f"game {env.game_id!r} is not a {env.game_type}")
+            return None
+        if not 0 <= env.seat < opened.players:
+            it.reject(env.game_id, "unknown_seat", f"seat must be 0..{opened.players - 1}")
+            return None
+        if protocol.token_hash(env.token) != opened.seat_token_hashes[env.seat]:
+            it.reject(env.game_id, "bad_token", "this token is not the token of that seat in that game")
+            return None
+        if game.result(table.state) is not None:
+            it.reject(env.game_id, "game_over", "the game is over")
+            return None
+        try:
+            cmd = _command_decoder(game).decode(env.command)
+        except msgspec.ValidationError as e:
+            text = str(e)
+            code = "unknown_command" if "`$.type`" in text else "malformed"
+            it.reject(env.game_id, code, f"bad command: {text}")
+            return None
+        except msgspec.DecodeError as e:
+            it.reject(env.game_id, "malformed", f"undecodable command: {e}")
+            return None
+        out = game.decide(table.state, env.seat, cmd)
+        if isinstance(out, Rejection):
+            it.reject(env.game_id, out.code, out.message)
+            return None
+        if not out:
+            it.reject(env.game_id, "no_effect", "the command changes nothing")
+            return None
+        return self._seal(it, table, out, env.seat)
+
+    def _open(self, it: _Item, table: Table | None) -> tuple[list[Envelope], Table] | None:
+        env, game = it.env, it.game
+        assert env is not None and game is not None
+        if table is not None and table.version > 0:
+            it.reject(env.game_id, "game_exists", f"game {env.game_id!r} already exists")
+            return None
+        try:
+            req = _open_decoder.decode(env.command)
+            if req.options is not None:
+                options = msgspec.json.decode(req.options, type=game.options_type)
+            elif req.preset in game.presets:
+                options = game.presets[req.preset]
+            else:
+                it.reject(env.game_id, "bad_options", f"unknown preset {req.preset!r}; known: {', '.join(game.presets)}")
+                return None
+            fixture = None if req.fixture is None else msgspec.json.decode(req.fixture, type=game.fixture_type)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            it.reject(env.game_id, "malformed", f"bad open request: {e}")
+            return None
+        players = options.players
+        lo, hi = game.players
+        if not lo <= players <= hi or len(req.token_hashes) != players:
+            it.reject(env.game_id, "bad_options", f"{game.id} takes {lo}-{hi} players, one token hash each")
+            return None
+        seed = self.secrets.get(env.game_id)
+        if fixture is None and seed is None:
+            it.reject(env.game_id, "retry", "seed not ready")  # unreachable: secrets are loaded first
+            return None
+        opening = list(game.setup(options, fixture if fixture is not None else Seed(seed)))  # type: ignore[arg-type]
+        opened = GameOpened(
+            game_type=game.id, players=players,
+            options=msgspec.Raw(msgspec.json.encode(options)),
+            preset=req.preset if req.options is None else "",
+            rules_version=game.rules_version,
+            seed_commitment="" if fixture is not None else seed_commitment(seed),  # type: ignore[arg-type]
+            rng="" if fixture is not None else RNG_NAME,
+            seat_token_hashes=list(req.token_hashes), fixture=fixture is not None,
+        )
+        return self._seal(it, empty(env.game_id, game), [opened, *opening], -1)
+
+    def _seal(self, it: _Item, table: Table, events: list[Any], seat: int) -> tuple[list[Envelope], Table]:
+        """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends."""
+        game, game_id = table.game, table.game_id
+        gcodec = codec(game)
+        now = self.clock()
+        envelopes: list[Envelope] = []
+        prev, seq = table.last_hash, table.version
+        state, opened = table.state, table.opened
+        evolve = game.evolve
+        for ev in events:
+            if isinstance(ev, GameOpened):
+                tag, v, data = META.encode(ev)
+                opened = ev
+            else:
+                tag, v, data = gcodec.encode(ev)
+                state = evolve(state, ev)
+            seq += 1
+            e = link(prev, game_id=game_id, game_type=game.id, seq=seq, type=tag, v=v, time=now,
+                     command_id=it.command_id, seat=seat, data=data)
+            envelopes.append(e)
+            prev = e.hash
+        seed = table.seed
+        if opened is not None and not opened.fixture and seed is None and game.result(state) is not None:
+            secret = self.secrets.get(game_id)
+            if secret is not None:
+                seed = secret.hex()
+                tag, v, data = META.encode(SeedRevealed(seed=seed))
+                seq += 1
+                envelopes.append(link(prev, game_id=game_id, game_type=game.id, seq=seq, type=tag, v=v,
+                                      time=now, command_id=it.command_id, seat=-1, data=data))
+        after = Table(game_id=game_id, game=game, state=state, version=seq,
+                      last_hash=envelopes[-1].hash, opened=opened, seed=seed)
+        return envelopes, after
+
+    # ------------------------------------------------------------------ state cache
+    def _remember(self, game_id: str, table: Table) -> None:
+        self.tables[game_id] = table
+        self.tables.move_to_end(game_id)
+        while len(self.tables) > self.settings.cache_games:
+            old, _ = self.tables.popitem(last=False)
+            self.secrets.pop(old, None)
+
+    async def _load(self, game_ids: list[str]) -> None:
+        """Rebuild the Tables of games missing from the cache from their logs (one round trip)."""
+        if not game_ids:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for g in game_ids:
+            pipe.xrange(keys.log(self.shard, g))
+            pipe.get(keys.secret(self.shard, g))
+        got = await pipe.execute()
+        for i, g in enumerate(game_ids):
+            rows, secret = got[2 * i], got[2 * i + 1]
+            if secret is not None:
+                self.secrets[g] = bytes.fromhex(secret.decode())
+            if not rows:
+                continue
+            envs = [envelope_from_fields(f) for _, f in rows]
+            game = lookup(envs[0].game_type)
+            if game is None:
+                continue
+            self._remember(g, advance(empty(g, game), envs))
+
+    async def _load_secrets(self, game_ids: list[str]) -> None:
+        """Draw (or find) the seed of each game being opened; stored before any event."""
+        if not game_ids:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for g in game_ids:
+            k = keys.secret(self.shard, g)
+            pipe.set(k, self.new_seed().hex(), nx=True)
+            pipe.get(k)
+        got = await pipe.execute()
+        for i, g in enumerate(game_ids):
+            self.secrets[g] = bytes.fromhex(got[2 * i + 1].decode())
+
+    # ------------------------------------------------------------------ replies
+    async def _finish(self, items: list[_Item], deliveries: dict[bytes, int]) -> None:
+        """Deliver outcomes, audit rejections, dead-letter hopeless commands, XACK; one pipeline."""
+        pipe = self.redis.pipeline(transaction=False)
+        acks: list[bytes] = []
+        now_us = time.time_ns() // 1000
+        hist: dict[tuple[str, int], int] = {}
+        for it in items:
+            if it.outcome is None:
+                reason = it.failed or "not decided after repeated version conflicts"
+                if deliveries.get(it.msg_id, 1) < self.settings.max_deliveries:
+                    continue  # left pending: the claimer redelivers it after claim_idle_ms
+                pipe.xadd(keys.dead(self.shard), {
+                    b"msg_id": it.msg_id, b"command_id": it.command_id,
+                    b"game_id": it.env.game_id if it.env else "", b"reason": reason,
+                    b"deliveries": deliveries.get(it.msg_id, 1)}, maxlen=self.settings.rejections_maxlen,
+                    approximate=True)
+                it.reject(it.env.game_id if it.env else "", "dead_letter",
+                          f"the command failed {deliveries.get(it.msg_id, 1)} times and was set aside")
+            out = it.outcome
+            assert out is not None
+            if it.reply_to:
+                rk = keys.replies(it.reply_to)
+                pipe.xadd(rk, {protocol.OUTCOME: encode_outcome(out)}, maxlen=protocol.REPLY_MAXLEN,
+                          approximate=True)
+            if isinstance(out, Rejected):
+                env = it.env
+                pipe.xadd(keys.rejections(self.shard), {
+                    b"command_id": it.command_id, b"game_id": out.game_id,
+                    b"seat": env.seat if env else -2, b"code": out.code, b"message": out.message,
+                    b"msg_id": it.msg_id}, maxlen=self.settings.rejections_maxlen, approximate=True)
+                if it.command_id:
+                    pipe.set(protocol.rejected_record(self.shard, it.command_id), encode_outcome(out),
+                             ex=protocol.REJECTED_TTL_S)
+            if it.sent_us and it.env is not None:
+                lat = max(1, now_us - it.sent_us)
+                b = (it.env.game_type, 1 << lat.bit_length())
+                hist[b] = hist.get(b, 0) + 1
+            acks.append(it.msg_id)
+        for (gt, bucket), n in hist.items():
+            pipe.hincrby(protocol.latency(gt), str(bucket), n)
+        if acks:
+            pipe.xack(self.cmd_stream, protocol.GROUP, *acks)
+        if len(pipe):
+            await pipe.execute()
+
+    async def handle_reclaimed(self, entries: Sequence[tuple[bytes, dict[bytes, bytes]]]) -> list[_Item]:
+        """Commands taken over from a dead referee (XAUTOCLAIM): judged with their delivery counts."""
+        pipe = self.redis.pipeline(transaction=False)
+        for mid, _ in entries:
+            pipe.xpending_range(self.cmd_stream, protocol.GROUP, min=mid, max=mid, count=1)
+        got = await pipe.execute()
+        deliveries = {mid: int(p[0]["times_delivered"]) if p else 1 for (mid, _), p in zip(entries, got)}
+        return await self.handle_batch(entries, deliveries)

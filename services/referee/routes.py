@@ -1,0 +1,59 @@
+"""FastStream wiring of the referee: batch subscribers on cmd:{s}, the handler does no work.
+
+Command bodies are read raw (`raw_entries`): the referee decodes each CommandEnvelope
+itself with msgspec, so FastStream's per-message JSON round trip is skipped. Acks are
+manual: the referee XACKs in the same pipeline as the outcomes, after the append.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from faststream import AckPolicy
+from faststream.redis import RedisRouter, StreamSub
+from faststream.redis.message import FAKE_CONSUMER, RedisBatchStreamMessage
+
+from events import keys
+from services import protocol
+from services.referee.referee import Referee
+
+Entries = list[tuple[bytes, dict[bytes, bytes]]]
+
+
+async def raw_entries(msg: Any) -> RedisBatchStreamMessage:
+    """Parser: keep the batch as (entry id, fields) pairs, undecoded."""
+    return RedisBatchStreamMessage(
+        raw_message=msg, body=list(zip(msg["message_ids"], msg["data"])),
+        consumer=FAKE_CONSUMER, group=protocol.GROUP)
+
+
+async def as_is(msg: RedisBatchStreamMessage) -> Any:
+    """Decoder: the body is already what the handler wants."""
+    return msg.body
+
+
+def build_router(referees: dict[int, Referee], consumer: str, *, batch: int, poll_ms: int,
+                 claim_idle_ms: int) -> RedisRouter:
+    """Two subscribers per shard: new commands, and commands reclaimed from dead referees."""
+    router = RedisRouter()
+    for shard, referee in referees.items():
+        _subscribe(router, referee, keys.cmd(shard), consumer, batch, poll_ms, claim_idle_ms)
+    return router
+
+
+def _subscribe(router: RedisRouter, referee: Referee, stream: str, consumer: str, batch: int,
+               poll_ms: int, claim_idle_ms: int) -> None:
+    fresh = StreamSub(stream, group=protocol.GROUP, consumer=consumer, batch=True,
+                      max_records=batch, polling_interval=poll_ms)
+    claim = StreamSub(stream, group=protocol.GROUP, consumer=consumer, batch=True,
+                      min_idle_time=claim_idle_ms, polling_interval=poll_ms)
+
+    @router.subscriber(stream=fresh, parser=raw_entries, decoder=as_is,
+                       ack_policy=AckPolicy.MANUAL, no_reply=True)
+    async def on_commands(entries: Any) -> None:
+        await referee.handle_batch(entries)
+
+    @router.subscriber(stream=claim, parser=raw_entries, decoder=as_is,
+                       ack_policy=AckPolicy.MANUAL, no_reply=True)
+    async def on_reclaimed(entries: Any) -> None:
+        await referee.handle_reclaimed(entries)

@@ -1,0 +1,57 @@
+"""The CLI end to end, on an embedded Redis (no REDIS_URL) in a temporary folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("games.seven_wonders")
+
+
+def ts(*args: str, data: Path, env_extra: dict[str, str] | None = None, check: bool = True):
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(env_extra or {})
+    p = subprocess.run([sys.executable, "-m", "services.cli", *args, "--data-dir", str(data)],
+                       capture_output=True, text=True, env=env, timeout=240)
+    if check:
+        assert p.returncode == 0, p.stdout + p.stderr
+    return p
+
+
+def test_readme_play_then_verify_replay_export_import_fork_script(tmp_path):
+    data = tmp_path / "ts"
+    out = ts("play", "--game", "seven_wonders", "--players", "5", "--games",
+             os.environ.get("TS_E2E_GAMES", "2"), data=data).stdout
+    assert "commands/s" in out and "p99" in out
+    assert "ok" in ts("verify", "--all", data=data).stdout
+    stats = json.loads(ts("stats", "--json", data=data).stdout)
+    assert stats["games"] >= 1
+    # a new game, an act, a view, a replay, export/import/fork
+    new = json.loads(ts("new", "--players", "3", data=data).stdout)
+    gid, tokens = new["game_id"], new["tokens"]
+    bad = ts("act", gid, "0", tokens[1], "discard Loom", data=data, check=False)
+    assert bad.returncode == 1 and json.loads(bad.stdout)["code"] == "bad_token"
+    assert ts("replay", gid, "--as", "0", data=data).returncode == 0
+    assert ts("view", "nope", data=data, check=False).returncode == 3
+    exported = ts("export", gid, data=data).stdout
+    f = tmp_path / "g.jsonl"
+    f.write_text(exported)
+    other = tmp_path / "other"
+    ts("import", str(f), data=other)
+    assert "1 of 1" in ts("verify", gid, data=other).stdout
+    fork = json.loads(ts("fork", gid, "--at", "3", data=data).stdout)
+    assert fork["forked_from"] == gid
+    # a scripted game with one bad command
+    script = tmp_path / "s.json"
+    script.write_text(json.dumps({"game": "seven_wonders", "preset": "3p",
+                                  "commands": [{"seat": 0, "command": "discard Nothing"}]}))
+    lines = [json.loads(x) for x in ts("script", str(script), data=data).stdout.splitlines()]
+    assert lines[0]["step"] == "open" and lines[-1]["rejected"] == 1
+    assert ts("script", str(script), "--strict", data=data, check=False).returncode == 1
+    assert ts("projections", "rebuild", data=data).returncode == 0
+    assert "ok" in ts("verify", "--all", data=data).stdout

@@ -1,0 +1,129 @@
+"""The referee under bad input, duplicates, poison commands (toy game, real Redis)."""
+
+from __future__ import annotations
+
+import msgspec
+
+from events import keys
+from events.envelope import Accepted, Rejected
+from events.store import EventStore
+from services import protocol
+from services.client import Client
+from tests.integration.support_service import eventually, r, referee_factory, toy  # noqa: F401
+from tests.support_toygame import Add
+
+
+async def _raw(c: Client, game_id: str, body: bytes, command_id: str):
+    fut = c.expect(command_id)
+    await c.send_raw(game_id, {protocol.BODY: body, protocol.ID: command_id.encode(), protocol.TO: c.id.encode()})
+    return await fut
+
+
+async def test_every_bad_input_is_rejected_with_its_code_while_another_game_goes_on(r, toy, referee_factory):
+    await referee_factory()
+    store = EventStore(r)
+    async with Client(r, timeout=5) as c:
+        gid, tokens, _ = await c.open(toy, preset="2p")
+        other, other_tokens, _ = await c.open(toy, preset="2p")
+        codes: dict[str, str] = {}
+
+        async def bad(name: str, out) -> None:
+            assert isinstance(out, Rejected), (name, out)
+            codes[name] = out.code
+
+        seat = 0
+
+        async def progress() -> None:
+            nonlocal seat
+            out = await c.act(toy, other, seat, other_tokens[seat], "add 1")
+            assert isinstance(out, Accepted)
+            seat = 1 - seat
+
+        def env(**kw):
+            base = dict(game_id=gid, game_type="toy", seat=0, token=tokens[0],
+                        command=msgspec.json.encode(Add(amount=1)))
+            base.update(kw)
+            return c.envelope(**base)
+
+        await bad("unknown game", await c.act(toy, "no-such-game", 0, tokens[0], "add 1"))
+        await progress()
+        await bad("unknown game type", await c.submit(env(game_type="chess")))
+        await bad("unknown seat", await c.act(toy, gid, 7, tokens[0], "add 1"))
+        await progress()
+        await bad("wrong token", await c.act(toy, gid, 0, "not-a-token", "add 1"))
+        await bad("token of another seat", await c.act(toy, gid, 0, tokens[1], "add 1"))
+        await bad("token of another game", await c.act(toy, gid, 0, other_tokens[0], "add 1"))
+        await progress()
+        await bad("out of turn", await c.act(toy, gid, 1, tokens[1], "add 1"))
+        await bad("illegal move", await c.act(toy, gid, 0, tokens[0], Add(amount=7)))
+        await progress()
+        await bad("undecodable bytes", await _raw(c, gid, b"\xff\xfe not json", "raw-1"))
+        await bad("wrong types", await c.submit(env(command=b'{"type":"add","amount":"three"}')))
+        await bad("unknown command", await c.submit(env(command=b'{"type":"jump","height":3}')))
+        await bad("envelope wrong types", await _raw(c, gid, b'{"command_id":"raw-2","game_id":5}', "raw-2"))
+        await bad("oversized", await c.submit(env(command=b'{"type":"add","amount":1,"pad":"' + b"x" * 5000 + b'"}')))
+        await progress()
+        # finish the game, then one more command
+        s = 0
+        while True:
+            out = await c.act(toy, gid, s, tokens[s], "add 3")
+            assert isinstance(out, Accepted)
+            if len(out.seqs) > 1:
+                break
+            s = 1 - s
+        await bad("game over", await c.act(toy, gid, 1 - s, tokens[1 - s], "add 1"))
+        await progress()
+
+    assert codes == {
+        "unknown game": "unknown_game", "unknown game type": "unknown_game_type",
+        "unknown seat": "unknown_seat", "wrong token": "bad_token", "token of another seat": "bad_token",
+        "token of another game": "bad_token", "out of turn": "out_of_turn", "illegal move": "illegal_move",
+        "undecodable bytes": "malformed", "wrong types": "malformed", "unknown command": "unknown_command",
+        "envelope wrong types": "malformed", "oversized": "oversized", "game over": "game_over",
+    }
+    # Rejections changed nothing: the bad game's log holds only accepted commands.
+    envs = await store.read(gid)
+    assert all(e.command_id.startswith(c.id) for e in envs)
+    # And every rejection is in the bounded audit stream, without any token in it.
+    audit = await r.xrange(keys.rejections(0))
+    assert len(audit) == len(codes)
+    assert not any(t.encode() in repr(audit).encode() for t in tokens + other_tokens)
+
+
+async def test_the_same_command_twice_is_applied_once(r, toy, referee_factory):
+    await referee_factory()
+    store = EventStore(r)
+    async with Client(r, timeout=5) as c:
+        gid, tokens, _ = await c.open(toy, preset="2p")
+        e = c.envelope(game_id=gid, game_type="toy", seat=0, token=tokens[0], command=b'{"type":"add","amount":2}')
+        first = await c.submit(e)
+        fut = c.expect(e.command_id)
+        await c.send(e)
+        again = await fut
+        assert isinstance(first, Accepted) and again == first
+        # and a rejected command keeps its rejection, even once it would be legal
+        bad = c.envelope(game_id=gid, game_type="toy", seat=0, token=tokens[0], command=b'{"type":"add","amount":1}')
+        r1 = await c.submit(bad)
+        assert isinstance(r1, Rejected) and r1.code == "out_of_turn"
+        await c.act(toy, gid, 1, tokens[1], "add 1")
+        fut = c.expect(bad.command_id)
+        await c.send(bad)
+        assert await fut == r1
+    envs = await store.read(gid)
+    assert [x.command_id for x in envs].count(e.command_id) == 1
+
+
+async def test_a_command_that_crashes_decide_goes_to_the_dead_letter_stream(r, toy, referee_factory):
+    await referee_factory(max_deliveries=2, claim_idle_ms=200)
+    async with Client(r, timeout=10) as c:
+        gid, tokens, _ = await c.open(toy, preset="2p")
+        poison = c.act(toy, gid, 0, tokens[0], Add(amount=99))
+        out = await poison
+        assert isinstance(out, Rejected) and out.code == "dead_letter"
+        # the referee is still alive and the game goes on
+        assert isinstance(await c.act(toy, gid, 0, tokens[0], "add 2"), Accepted)
+    dead = await r.xrange(keys.dead(0))
+    assert len(dead) == 1
+    reason = dead[0][1][b"reason"].decode()
+    assert "RuntimeError" in reason and int(dead[0][1][b"deliveries"]) >= 2
+    assert await r.xpending(keys.cmd(0), protocol.GROUP) == {"pending": 0, "min": None, "max": None, "consumers": []}
