@@ -251,6 +251,7 @@ class Spec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     color: str  # "wonder" for wonders
     coins: int  # coin part of the cost
     need: Vec  # resource units of the cost
+    units: tuple[tuple[int, int], ...]  # the same, as (resource index, units) for the resources it names
     provides: str | None  # chain symbol printed on the card
     chain: str | None  # chain symbol that makes it free
     produce: Vec  # brown/grey production (counted for the opponent's prices)
@@ -311,6 +312,7 @@ def _spec(x: Card | Wonder) -> Spec:
     card = isinstance(x, Card)
     return Spec(
         id=x.id, name=x.name, color=x.color if card else "wonder", coins=x.cost.coins, need=vec(x.cost.resources),
+        units=tuple((r, n) for r, n in enumerate(vec(x.cost.resources)) if n),
         provides=x.chain_symbol_provided if card else None, chain=x.free_if_owner_has_chain_symbol if card else None,
         produce=tuple(produce), one_of=one_of, fixed=tuple(sorted(fixed)),  # type: ignore[arg-type]
         shields=shields, symbol=symbol,

@@ -10,7 +10,7 @@ as an open decision (§8, §12), and finally the next turn, the next age's start
 from __future__ import annotations
 
 from functools import lru_cache, reduce
-from typing import assert_never
+from typing import get_args
 
 from games.contract import Rejection
 from games.seven_wonders_duel.catalog import (
@@ -51,14 +51,14 @@ from games.seven_wonders_duel.events import (
 )
 from games.seven_wonders_duel.evolve import evolve
 from games.seven_wonders_duel.payment import (
+    CHAIN_BIT,
     SPEC,
+    Market,
     Profile,
     describe_prices,
+    market,
     profile,
-    supply,
-    trade_cost,
     trade_for,
-    trade_table,
 )
 from games.seven_wonders_duel.scoring import CATEGORIES, civilian_winners, scores
 from games.seven_wonders_duel.state import City, State
@@ -70,7 +70,6 @@ DRAFT_ORDER = (0, 1, 1, 0, 1, 0, 0, 1)
 DISCARD_BASE = CATALOG.rules["discard_coins"]["base"]  # §5 B: 2 coins + 1 per yellow card
 URBANISM = 4  # §13
 TOKEN_COINS = {"agriculture": 6, "urbanism": 6}  # §13
-REDUCTION = 2  # Masonry, Architecture (§6.5)
 MAX_WONDERS = 7  # §5
 SUPREMACY = CATALOG.rules["military_supremacy_position"]  # §7: 9
 SCIENCE_SUPREMACY = CATALOG.rules["science_supremacy_distinct_symbols"]  # §8: 6
@@ -80,8 +79,9 @@ _YELLOW = COLORS.index("yellow")
 
 COVER = tuple(tuple(sum(1 << q for q in p.covered_by) for p in layout) for layout in CATALOG.layouts)
 """COVER[age-1][p]: bitmask of the positions that overlap position p (§4)."""
-COVERS = tuple(tuple(p.covers for p in layout) for layout in CATALOG.layouts)
-"""COVERS[age-1][p]: the positions that position p overlaps (§4)."""
+COVERS_MASK = tuple(tuple(sum(1 << q for q in p.covers) for p in layout) for layout in CATALOG.layouts)
+"""COVERS_MASK[age-1][p]: bitmask of the positions that position p overlaps (§4)."""
+FULL = (1 << 20) - 1
 
 _INCOME = {
     cid: tuple(e for e in c.effects if isinstance(e, (GainCoinsPerOwnCard, GainCoinsPerOwnBuiltWonder,
@@ -92,11 +92,52 @@ _INCOME = {k: v for k, v in _INCOME.items() if v}
 """Cards whose coins when built depend on the cities (§11.3, §11.4)."""
 
 
-@lru_cache(maxsize=1 << 16)
+def _accessible_mask(age: int, present: int) -> int:
+    """Bitmask of the positions still holding a card with no card overlapping them (§4)."""
+    cover = COVER[age - 1]
+    mask = 0
+    for p in range(20):
+        if present >> p & 1 and not present & cover[p]:
+            mask |= 1 << p
+    return mask
+
+
+@lru_cache(maxsize=1 << 12)
+def _bits(mask: int) -> tuple[int, ...]:
+    """The positions of a bitmask, in increasing order."""
+    return tuple(p for p in range(20) if mask >> p & 1)
+
+
+def _reachable(age: int) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """Every `present` mask that play can reach in this age's structure (a few hundred:
+    cards leave only once uncovered), with its accessible positions as a mask and a tuple."""
+    table: dict[int, tuple[int, tuple[int, ...]]] = {}
+    todo = [FULL]
+    while todo:
+        present = todo.pop()
+        if present in table:
+            continue
+        mask = _accessible_mask(age, present)
+        table[present] = (mask, _bits(mask))
+        todo.extend(present & ~(1 << p) for p in table[present][1])
+    return table
+
+
+REACHABLE = tuple(_reachable(age) for age in (1, 2, 3))
+"""REACHABLE[age-1][present]: (accessible mask, accessible positions), precomputed (§4)."""
+
+
+def _access(age: int, present: int) -> tuple[int, tuple[int, ...]]:
+    got = REACHABLE[age - 1].get(present)
+    if got is None:  # a state built by hand (tests): compute it
+        mask = _accessible_mask(age, present)
+        return mask, _bits(mask)
+    return got
+
+
 def accessible(age: int, present: int) -> tuple[int, ...]:
     """Positions still holding a card with no card overlapping them (§4)."""
-    cover = COVER[age - 1]
-    return tuple(p for p in range(20) if present >> p & 1 and not present & cover[p])
+    return _access(age, present)[1]
 
 
 def drafter(state: State) -> int:
@@ -125,41 +166,18 @@ def to_act(state: State) -> tuple[int, ...]:
 
 def decide(state: State, seat: int, cmd: Command_) -> Events | Rejection:
     """Validate `cmd` from `seat` and say what happens."""
-    if state.phase == "over":
+    phase = state.phase
+    if phase == "over":
         return Rejection("game_over", "the game is over")
-    if state.phase == "new":
+    if phase == "new":
         return Rejection("not_started", "the game has not been set up")
     if seat not in (0, 1):
         return Rejection("unknown_seat", f"there is no seat {seat!r} in a 2-player game")
-    if seat not in to_act(state):
+    pending = state.pending
+    # to_act's seat, without building its tuple
+    if seat != (pending.seat if pending is not None else state.current if phase == "play" else drafter(state)):
         return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
-    match cmd:
-        case DraftWonder():
-            if state.phase != "draft":
-                return Rejection("not_drafting", "the wonder draft is over")
-            return _draft_wonder(state, seat, cmd)
-        case BuildCard() | DiscardCard() | BuildWonder():
-            if state.pending is not None:
-                return Rejection("decision_pending", f"answer the open decision first ({state.pending.kind})")
-            if state.phase == "draft":
-                return Rejection("draft_in_progress", "draft your wonders first")
-            match cmd:
-                case BuildCard():
-                    return _build_card(state, seat, cmd)
-                case DiscardCard():
-                    return _discard_card(state, seat, cmd)
-                case _:
-                    return _build_wonder(state, seat, cmd)
-        case ChooseProgressToken():
-            return _choose_progress_token(state, seat, cmd)
-        case DestroyCard():
-            return _destroy_card(state, seat, cmd)
-        case BuildFromDiscard():
-            return _build_from_discard(state, seat, cmd)
-        case ChooseStartPlayer():
-            return _choose_start_player(state, seat, cmd)
-        case _:
-            assert_never(cmd)
+    return _DECIDE[type(cmd)](state, seat, cmd)  # type: ignore[operator]
 
 
 # --- the draft ------------------------------------------------------------------------
@@ -167,6 +185,8 @@ def decide(state: State, seat: int, cmd: Command_) -> Events | Rejection:
 
 def _draft_wonder(state: State, seat: int, cmd: DraftWonder) -> Events | Rejection:
     """§3 step 7: the last wonder of a round goes to its taker without asking."""
+    if state.phase != "draft":
+        return Rejection("not_drafting", "the wonder draft is over")
     left = offered(state)
     if cmd.wonder not in left:
         return Rejection("wonder_not_offered", f"{CATALOG.name(str(cmd.wonder))} is not among the revealed wonders")
@@ -185,34 +205,54 @@ def _draft_wonder(state: State, seat: int, cmd: DraftWonder) -> Events | Rejecti
 # --- taking a card --------------------------------------------------------------------
 
 
+def _not_taking(state: State) -> Rejection | None:
+    """Cards are taken during play with no open decision."""
+    if state.pending is not None:
+        return Rejection("decision_pending", f"answer the open decision first ({state.pending.kind})")
+    if state.phase == "draft":
+        return Rejection("draft_in_progress", "draft your wonders first")
+    return None
+
+
 def _locate(state: State, card: str) -> int | Rejection:
-    """The position of a face-up card of the structure that may be taken (§4). Absent,
-    taken and face-down cards get the same answer, so nothing hidden leaks."""
+    """The position of a face-up card of the structure that may be taken (§4), during
+    play with no open decision. Absent, taken and face-down cards get the same answer,
+    so nothing hidden leaks."""
+    if state.pending is not None or state.phase == "draft":
+        return _not_taking(state)  # type: ignore[return-value]
     structure = state.structures[state.age - 1]
-    pos = structure.index(card) if card in structure else -1
-    if pos < 0 or not state.present >> pos & 1 or not state.face_up >> pos & 1:
+    try:
+        pos = structure.index(card)
+    except ValueError:
+        pos = -1
+    present = state.present
+    if pos < 0 or not (present & state.face_up) >> pos & 1:
         return Rejection("card_not_available", f"{CATALOG.name(str(card))} is not a face-up card of the structure")
-    if state.present & COVER[state.age - 1][pos]:
+    if present & COVER[state.age - 1][pos]:
         return Rejection("card_not_accessible", f"{CATALOG.name(card)} is still covered by other cards (§4)")
     return pos
 
 
-def build_price(state: State, seat: int, spec: Spec, mine: Profile, theirs: Profile) -> tuple[bool, int, int]:
+def market_of(state: State, seat: int, mine: Profile, theirs: Profile) -> Market:
+    """The market `seat` buys on this turn: its supply with its wonders' production,
+    Masonry / Architecture (the 2 units they waive, §6.5), the opponent's prices (§6.3)."""
+    city = state.cities[seat]
+    tokens = city.tokens
+    return market(mine.supply, city.built, theirs.produce, "masonry" in tokens, "architecture" in tokens)
+
+
+def build_price(state: State, seat: int, spec: Spec, mine: Profile, trade: Market) -> tuple[bool, int, int]:
     """(via chain, coins paid, part of them going to the opponent) for a building (§6)."""
-    city = state.cities[seat]
-    if spec.chain is not None and spec.chain in mine.chains:
+    if spec.chain is not None and CHAIN_BIT[spec.chain] & mine.chains:
         return True, 0, 0
-    waived = REDUCTION if spec.color == "blue" and "masonry" in city.tokens else 0
-    trade = trade_cost(spec.need, supply(mine.supply, city.built), theirs, waived)
-    return False, spec.coins + trade, trade if "economy" in state.cities[1 - seat].tokens else 0
+    cost = trade_for(trade, spec.id)
+    return False, spec.coins + cost, cost if "economy" in state.cities[1 - seat].tokens else 0
 
 
-def wonder_price(state: State, seat: int, wonder: str, mine: Profile, theirs: Profile) -> tuple[int, int]:
+def wonder_price(state: State, seat: int, wonder: str, trade: Market) -> tuple[int, int]:
     """(coins paid, part of them going to the opponent) for a wonder (§5 C, §6.5)."""
-    city = state.cities[seat]
-    waived = REDUCTION if "architecture" in city.tokens else 0
-    trade = trade_cost(SPEC[wonder].need, supply(mine.supply, city.built), theirs, waived)
-    return trade, trade if "economy" in state.cities[1 - seat].tokens else 0
+    cost = trade_for(trade, wonder)
+    return cost, cost if "economy" in state.cities[1 - seat].tokens else 0
 
 
 def _income(spec: Spec, city: City, other: City) -> int:
@@ -236,32 +276,35 @@ def _income(spec: Spec, city: City, other: City) -> int:
 
 def _build_card(state: State, seat: int, cmd: BuildCard) -> Events | Rejection:
     pos = _locate(state, cmd.card)
-    if isinstance(pos, Rejection):
+    if not isinstance(pos, int):  # a Rejection (isinstance on int is the fast test)
         return pos
     city, opp = state.cities[seat], state.cities[1 - seat]
     spec = SPEC[cmd.card]
     mine = profile(city.cards)
     theirs = profile(opp.cards)
-    chain, paid, to_opp = build_price(state, seat, spec, mine, theirs)
+    trade = market_of(state, seat, mine, theirs)
+    chain, paid, to_opp = build_price(state, seat, spec, mine, trade)
     if paid > city.coins:
         return Rejection("cannot_afford", f"{spec.name} costs you {paid} coins and you have {city.coins} "
-                                          f"(unit prices: {describe_prices(supply(mine.supply, city.built), theirs)})")
-    gained = _income(spec, city, opp)
+                                          f"(unit prices: {describe_prices(trade.supply, theirs)})")
+    gained = _income(spec, city, opp) if spec.id in _INCOME else spec.gain
     if chain and "urbanism" in city.tokens:
         gained += URBANISM
     out: Events = [CardBuilt(seat=seat, card=cmd.card, position=pos, via="chain" if chain else "cost", paid=paid,
                              to_opponent=to_opp, gained=gained)]
     present = state.present & ~(1 << pos)
     _reveal(state, pos, present, out)
-    pawn = _construction_effects(state, seat, spec, mine.symbols, opp.coins + to_opp, out)
-    if pawn is None:
-        return out
+    pawn = state.pawn
+    if spec.shields or spec.symbol is not None:
+        pawn = _construction_effects(state, seat, spec, mine.symbols, opp.coins + to_opp, out)
+        if pawn is None:
+            return out
     return _turn_end(state, seat, out, present, False, pawn)
 
 
 def _discard_card(state: State, seat: int, cmd: DiscardCard) -> Events | Rejection:
     pos = _locate(state, cmd.card)
-    if isinstance(pos, Rejection):
+    if not isinstance(pos, int):  # a Rejection (isinstance on int is the fast test)
         return pos
     city = state.cities[seat]
     gained = DISCARD_BASE + profile(city.cards).counts[_YELLOW]
@@ -272,6 +315,9 @@ def _discard_card(state: State, seat: int, cmd: DiscardCard) -> Events | Rejecti
 
 
 def _build_wonder(state: State, seat: int, cmd: BuildWonder) -> Events | Rejection:
+    bad = _not_taking(state)
+    if bad is not None:
+        return bad
     city, opp = state.cities[seat], state.cities[1 - seat]
     if cmd.wonder not in city.wonders:
         if cmd.wonder in state.wonders_out and cmd.wonder in state.draft:
@@ -280,15 +326,15 @@ def _build_wonder(state: State, seat: int, cmd: BuildWonder) -> Events | Rejecti
             return Rejection("wonder_already_built", f"{CATALOG.name(cmd.wonder)} is already built")
         return Rejection("not_your_wonder", f"{CATALOG.name(str(cmd.wonder))} is not one of your unbuilt wonders")
     pos = _locate(state, cmd.card)
-    if isinstance(pos, Rejection):
+    if not isinstance(pos, int):  # a Rejection (isinstance on int is the fast test)
         return pos
     spec = SPEC[cmd.wonder]
-    mine = profile(city.cards)
     theirs = profile(opp.cards)
-    paid, to_opp = wonder_price(state, seat, cmd.wonder, mine, theirs)
+    trade = market_of(state, seat, profile(city.cards), theirs)
+    paid, to_opp = wonder_price(state, seat, cmd.wonder, trade)
     if paid > city.coins:
         return Rejection("cannot_afford", f"{spec.name} costs you {paid} coins and you have {city.coins} "
-                                          f"(unit prices: {describe_prices(supply(mine.supply, city.built), theirs)})")
+                                          f"(unit prices: {describe_prices(trade.supply, theirs)})")
     opp_coins = opp.coins + to_opp
     lost = min(spec.opponent_loses, opp_coins)  # §12 The Appian Way: all if fewer
     extra = spec.extra_turn or "theology" in city.tokens  # §13 Theology, §15 #1
@@ -323,13 +369,14 @@ def _build_wonder(state: State, seat: int, cmd: BuildWonder) -> Events | Rejecti
 def _reveal(state: State, pos: int, present: int, out: Events) -> None:
     """Turn face up every face-down card that taking `pos` made accessible (§4): only
     the cards it covered can be newly uncovered."""
-    cover = COVER[state.age - 1]
-    face_up = state.face_up
-    new = tuple(q for q in COVERS[state.age - 1][pos]
-                if present >> q & 1 and not present & cover[q] and not face_up >> q & 1)
+    age = state.age
+    reach = REACHABLE[age - 1].get(present)
+    reachable = reach[0] if reach is not None else _accessible_mask(age, present)
+    new = reachable & COVERS_MASK[age - 1][pos] & ~state.face_up
     if new:
-        structure = state.structures[state.age - 1]
-        out.append(CardsRevealed(age=state.age, positions=new, cards=tuple(structure[p] for p in new)))
+        positions = _bits(new)
+        structure = state.structures[age - 1]
+        out.append(CardsRevealed(age=age, positions=positions, cards=tuple([structure[p] for p in positions])))
 
 
 def _move_pawn(state: State, seat: int, shields: int, opp_coins: int, out: Events) -> int | None:
@@ -393,8 +440,13 @@ def _turn_end(state: State, seat: int, out: Events, present: int, again: bool, p
             chooser = 1 if pawn > 0 else 0 if pawn < 0 else seat
             out.append(DecisionOpened(seat=chooser, kind="choose_start"))
         return out
-    out.append(TurnStarted(seat=seat, extra=True) if again else TurnStarted(seat=1 - seat))
+    out.append(_EXTRA_TURN[seat] if again else _NEXT_TURN[1 - seat])
     return out
+
+
+_NEXT_TURN = (TurnStarted(seat=0), TurnStarted(seat=1))
+_EXTRA_TURN = (TurnStarted(seat=0, extra=True), TurnStarted(seat=1, extra=True))
+# events are frozen values: the common ones are shared instances
 
 
 # --- open decisions ---------------------------------------------------------------------
@@ -467,21 +519,32 @@ def _choose_start_player(state: State, seat: int, cmd: ChooseStartPlayer) -> Eve
 # --- legal commands ---------------------------------------------------------------------
 
 
-_START = (ChooseStartPlayer(start="me"), ChooseStartPlayer(start="opponent"))
+_START = [ChooseStartPlayer(start="me"), ChooseStartPlayer(start="opponent")]
 # Commands are frozen values: legal_commands hands out shared instances (the hot path).
-_BUILD = {c: BuildCard(card=c) for c in CATALOG.cards}
-_DISCARD = {c: DiscardCard(card=c) for c in CATALOG.cards}
-_WONDER_ROW = {c: {w: BuildWonder(wonder=w, card=c) for w in CATALOG.wonders} for c in CATALOG.cards}
+_DRAFT = {w: DraftWonder(wonder=w) for w in CATALOG.wonders}
+_ROW = {c: (CHAIN_BIT.get(SPEC[c].chain, 0), SPEC[c].coins, sum(SPEC[c].need), BuildCard(card=c),
+            DiscardCard(card=c), {w: BuildWonder(wonder=w, card=c) for w in CATALOG.wonders})
+        for c in CATALOG.cards}
+"""card -> (bit of the chain symbol that makes it free, coin cost, resource units of the cost,
+its build, its discard, its wonder builds)."""
+_WONDER_UNITS = {w: sum(SPEC[w].need) for w in CATALOG.wonders}
+"""wonder -> resource units of its cost."""
+
+
+@lru_cache(maxsize=1 << 10)
+def _by_name(ids: tuple[str, ...]) -> tuple[str, ...]:
+    """The ids sorted (a city's unbuilt wonders: a handful of tuples per game)."""
+    return tuple(sorted(ids))
 
 
 def legal_commands(state: State, seat: int) -> list[Command_]:
     """Every legal command of `seat` now, in a deterministic order: for each accessible
     card by position, its build (if affordable), its discard, then each affordable
     unbuilt wonder with it; a decision's options in sorted order."""
-    if seat not in to_act(state):
-        return []
     p = state.pending
-    if p is not None:
+    if p is not None:  # the same seat as to_act's, without building its tuple
+        if seat != p.seat:
+            return []
         if p.kind == "choose_start":
             return list(_START)
         if p.kind == "destroy":
@@ -489,35 +552,50 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
         if p.kind == "mausoleum":
             return [BuildFromDiscard(card=c) for c in p.options]
         return [ChooseProgressToken(token=t) for t in sorted(p.options)]
-    if state.phase == "draft":
-        return [DraftWonder(wonder=w) for w in sorted(offered(state))]
+    if state.phase != "play":
+        if state.phase != "draft" or seat != drafter(state):
+            return []
+        return [_DRAFT[w] for w in sorted(offered(state))]
+    if seat != state.current:
+        return []
     city, opp = state.cities[seat], state.cities[1 - seat]
     mine = profile(city.cards)
-    theirs = profile(opp.cards)
-    have = supply(mine.supply, city.built)
+    trade = market_of(state, seat, mine, profile(opp.cards))
+    costs = trade.costs
     coins = city.coins
-    masonry = "masonry" in city.tokens
-    architecture = "architecture" in city.tokens
-    table = trade_table(have, theirs, masonry, architecture)
-    wonders = [w for w in sorted(city.wonders)
-               if trade_for(table, w, have, theirs, masonry, architecture) <= coins]
-    structure = state.structures[state.age - 1]
+    # a price is only computed when the coins could fall short: buying every unit at the
+    # dearest unit price is the most a construction can cost (§6.3)
+    dearest = trade.dearest
+    rich = coins // dearest
+    wonders = [w for w in _by_name(city.wonders)
+               if _WONDER_UNITS[w] <= rich or (costs[w] if w in costs else trade_for(trade, w)) <= coins]
+    age = state.age
+    structure = state.structures[age - 1]
     chains = mine.chains
+    reach = REACHABLE[age - 1].get(state.present)
     out: list[Command_] = []
-    for pos in accessible(state.age, state.present):
+    for pos in reach[1] if reach is not None else accessible(age, state.present):
         card = structure[pos]
-        spec = SPEC[card]
-        # the same test as build_price, through the turn's trade table: the hot path
-        if spec.chain in chains:
-            out.append(_BUILD[card])
+        chain, price, units, build, discard, row = _ROW[card]
+        # the same test as build_price, through the market's table: the hot path
+        if chain & chains or price + units * dearest <= coins:
+            out.append(build)
         else:
-            trade = table.get(card)
-            if trade is None:
-                trade = trade_for(table, card, have, theirs, masonry, architecture)
-            if spec.coins + trade <= coins:
-                out.append(_BUILD[card])
-        out.append(_DISCARD[card])
-        if wonders:
-            row = _WONDER_ROW[card]
-            out.extend([row[w] for w in wonders])
+            trade_coins = costs.get(card)
+            if trade_coins is None:
+                trade_coins = trade_for(trade, card)
+            if price + trade_coins <= coins:
+                out.append(build)
+        out.append(discard)
+        for w in wonders:
+            out.append(row[w])
     return out
+
+
+_DECIDE = {
+    BuildCard: _build_card, DiscardCard: _discard_card, BuildWonder: _build_wonder, DraftWonder: _draft_wonder,
+    ChooseProgressToken: _choose_progress_token, DestroyCard: _destroy_card, BuildFromDiscard: _build_from_discard,
+    ChooseStartPlayer: _choose_start_player,
+}
+"""One handler per command type (a dictionary: isinstance on Struct classes is slow)."""
+assert set(_DECIDE) == set(get_args(Command_)), "every command needs its handler"
