@@ -31,7 +31,8 @@ from rich.console import Console
 from rich.table import Table
 
 from events import keys
-from events.envelope import Accepted, CommandEnvelope
+from events.codec import decode_outcomes
+from events.envelope import Accepted, CommandEnvelope, Rejected
 from events.store import EventStore
 from games import registry
 from projections.table import advance, empty
@@ -143,13 +144,16 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
     t0 = time.perf_counter()
     await svc.start()
     reply = keys.replies(client_id)
-    while await r.xlen(reply) < len(envs):
-        await asyncio.sleep(0.005)
+    outcomes: list = []
+    last = "0-0"
+    while len(outcomes) < len(envs):
+        for _, rows in await r.xread({reply: last}, block=5, count=1000):
+            for mid, f in rows:
+                last = mid.decode()
+                outcomes += decode_outcomes(f[protocol.OUTCOMES])
     rate = len(envs) / (time.perf_counter() - t0)
     await svc.stop()
-    rejected = 0
-    for _, f in await r.xrange(reply):
-        rejected += b'"rejected"' in f[protocol.OUTCOME]
+    rejected = sum(isinstance(o, Rejected) for o in outcomes)
     await r.aclose()
     return rate, rejected
 
@@ -179,10 +183,8 @@ async def latency_at(url: str, rate: float, games: int, players: int, commands: 
                 for _, rows in got:
                     for mid, f in rows:
                         last = mid.decode()
-                        from events.codec import decode_outcome
-
-                        o = decode_outcome(f[protocol.OUTCOME])
-                        lat.append(now - sent[o.command_id])
+                        for o in decode_outcomes(f[protocol.OUTCOMES]):
+                            lat.append(now - sent[o.command_id])
 
         task = asyncio.create_task(read())
         interval = 1.0 / rate
@@ -197,6 +199,9 @@ async def latency_at(url: str, rate: float, games: int, players: int, commands: 
         offered = len(envs) / (time.perf_counter() - t0)
         await asyncio.wait_for(task, 60)
         await reader.aclose()
+        import os as _os
+        if _os.environ.get("LATDUMP"):
+            open(_os.environ["LATDUMP"], "w").write("\n".join(str(x) for x in lat))
         lat.sort()
         return lat[len(lat) // 2] / 1e6, lat[min(len(lat) - 1, int(0.99 * len(lat)))] / 1e6, offered
     finally:

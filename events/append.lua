@@ -1,14 +1,19 @@
--- Tablestream's atomic append: a batch of commands of one shard, each judged on its own.
+-- Tablestream's atomic append: a batch of commands of one shard, judged in order.
 -- Plain EVALSHA Lua (no Functions, no Redis 7-only options): runs on Redis 6.2 and 7.x.
 -- Callers: events/store.py only. Layout and guarantees: events/README.md.
 --
--- KEYS: [1] feed:{s}  [2] games:{s}  then per item: ev:{s}:<game>, done:{s}:<cmd>
+-- KEYS: [1] feed:{s}  [2] games:{s}
 -- ARGV: [1] feed MAXLEN ~ (0 = never trim)  [2] done-key TTL in seconds (0 = keep)
---       [3] W = field values per envelope (name, value, name, value, ...)
---       then per item: expected version, N envelopes, game id, creation time (ms),
---       and N * W field values.
--- Returns 3 values per item: code (0 ok, 1 conflict, 2 duplicate), the log's length
--- afterwards, and for a duplicate the stored JSON seqs (else "").
+--       [3] the items, MessagePack: a list of
+--           {log key, done key, rejected key or "", expected version, game id,
+--            creation time (ms), {envelope fields as name, value, name, value, ...}, ...}
+-- Every key an item names carries the shard's hash tag {s}, like KEYS[1], so all keys of a
+-- call live in one cluster slot. (They travel in ARGV so that a batch is one argument for
+-- the client to encode instead of dozens per event.)
+-- Returns 3 values per item: code (0 ok, 1 conflict, 2 duplicate, 3 rejected before,
+-- 4 not tried because an earlier item of the same game in this call did not land), the
+-- log's length afterwards, and for a duplicate the stored JSON seqs, for a rejection the
+-- stored outcome (else "").
 --
 -- Every check of an item precedes its first write, and its writes cannot fail on well-
 -- formed input (checked by the caller), so a command's events all land or none do.
@@ -16,40 +21,44 @@
 local feed, games = KEYS[1], KEYS[2]
 local maxlen = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
-local width = tonumber(ARGV[3])
+local items = cmsgpack.unpack(ARGV[3])
 local out = {}
-local a = 4
+local failed = {}
 
-for k = 3, #KEYS, 2 do
-  local log, done = KEYS[k], KEYS[k + 1]
-  local expected, n = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
-  local game_id, created = ARGV[a + 2], ARGV[a + 3]
-  local first = a + 4
-  a = first + n * width
+local function answer(code, len, stored)
+  out[#out + 1] = code
+  out[#out + 1] = len
+  out[#out + 1] = stored
+end
 
+for _, item in ipairs(items) do
+  local log, done, rejected = item[1], item[2], item[3]
+  local expected, game_id, created = item[4], item[5], item[6]
+  local n = #item - 6
   local stored = redis.call('GET', done)
+  local before = (rejected ~= '') and redis.call('GET', rejected) or false
   if stored then
-    out[#out + 1] = 2
-    out[#out + 1] = redis.call('XLEN', log)
-    out[#out + 1] = stored
+    answer(2, redis.call('XLEN', log), stored)
+  elseif before then
+    answer(3, redis.call('XLEN', log), before)
+  elseif failed[log] then
+    answer(4, redis.call('XLEN', log), '')
   else
     local len = redis.call('XLEN', log)
     if len ~= expected then
-      out[#out + 1] = 1
-      out[#out + 1] = len
-      out[#out + 1] = ''
+      failed[log] = true
+      answer(1, len, '')
     else
       local seqs = {}
-      for i = 0, n - 1 do
-        local s = first + i * width
-        local e = s + width - 1
-        redis.call('XADD', log, '*', unpack(ARGV, s, e))
+      for i = 1, n do
+        local fields = item[6 + i]
+        redis.call('XADD', log, '*', unpack(fields))
         if maxlen > 0 then
-          redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(ARGV, s, e))
+          redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
         else
-          redis.call('XADD', feed, '*', unpack(ARGV, s, e))
+          redis.call('XADD', feed, '*', unpack(fields))
         end
-        seqs[i + 1] = expected + i + 1
+        seqs[i] = expected + i
       end
       if expected == 0 and n > 0 then
         redis.call('ZADD', games, 'NX', created, game_id)
@@ -61,9 +70,7 @@ for k = 3, #KEYS, 2 do
       else
         redis.call('SET', done, json)
       end
-      out[#out + 1] = 0
-      out[#out + 1] = expected + n
-      out[#out + 1] = ''
+      answer(0, expected + n, '')
     end
   end
 end

@@ -147,3 +147,17 @@ def encode_outcome(outcome: Outcome) -> bytes:
 def decode_outcome(data: bytes) -> Outcome:
     """The Accepted or Rejected encoded by `encode_outcome`."""
     return _outcome_decoder.decode(data)
+
+
+_outcomes_encoder = msgspec.json.Encoder()
+_outcomes_decoder = msgspec.json.Decoder(list[Outcome])
+
+
+def encode_outcomes(outcomes: list[Outcome]) -> bytes:
+    """JSON list of outcomes: one reply entry carries every outcome of a batch for one client."""
+    return _outcomes_encoder.encode(outcomes)
+
+
+def decode_outcomes(data: bytes) -> list[Outcome]:
+    """The outcomes encoded by `encode_outcomes`."""
+    return _outcomes_decoder.decode(data)

@@ -41,6 +41,12 @@ def done(s: int, command_id: str) -> str:
     return f"done:{{{s}}}:{command_id}"
 
 
+def rejected(s: int, command_id: str) -> str:
+    """String holding the Rejected outcome of a refused command (kept a day): a resent
+    command id gets the same answer, even if the move has become legal since."""
+    return f"rejected:{{{s}}}:{command_id}"
+
+
 def meta(s: int, game_id: str) -> str:
     """Hash of a game's shell data: game_type, options, the seat tokens' hashes, ..."""
     return f"game:{{{s}}}:{game_id}"

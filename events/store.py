@@ -15,12 +15,14 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError, ResponseError
 
 from events import keys
-from events.codec import FIELDS, envelope_from_fields, envelope_to_fields
+from events.codec import FIELDS, envelope_from_fields
 from events.envelope import Envelope
 
 _SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
-_WIDTH = 2 * len(FIELDS)  # values per envelope passed to the script: name, value, ...
-_STATUS: tuple[Literal["ok", "conflict", "duplicate"], ...] = ("ok", "conflict", "duplicate")
+_STATUS: tuple[Literal["ok", "conflict", "duplicate", "rejected"], ...] = (
+    "ok", "conflict", "duplicate", "rejected", "conflict")  # 4: not tried after a conflict
+_NAMES = tuple(FIELDS)
+_pack = msgspec.msgpack.Encoder().encode
 _PAGE = 256  # entries per XREVRANGE when reading a log's tail
 _seqs_decoder = msgspec.json.Decoder(list[int])
 
@@ -32,19 +34,23 @@ class AppendItem(msgspec.Struct, frozen=True):
     expected: int
     command_id: str
     envelopes: Sequence[Envelope]
+    rejected_key: str = ""  # if this key exists the command was refused before: answer that
 
 
 class AppendResult(msgspec.Struct, frozen=True):
     """How an append was judged.
 
     ok: `seqs` were assigned now. duplicate: the command was applied before and `seqs`
-    are the ones it got then (nothing was appended). conflict: the log was not at the
-    expected version; `seqs` is empty. `version` is the log's length afterwards.
+    are the ones it got then (nothing was appended). rejected: the item's `rejected_key`
+    exists; `stored` is its value (nothing was appended). conflict: the log was not at the
+    expected version, or an earlier item of the same game in this call did not land;
+    `seqs` is empty. `version` is the log's length afterwards.
     """
 
-    status: Literal["ok", "conflict", "duplicate"]
+    status: Literal["ok", "conflict", "duplicate", "rejected"]
     seqs: list[int]
     version: int
+    stored: bytes = b""
 
 
 class EventStore:
@@ -110,23 +116,32 @@ class EventStore:
     async def append_batch(self, shard: int, items: Sequence[AppendItem]) -> list[AppendResult]:
         """Judge and append several commands of one shard in order, in one script call.
 
-        Each item is independent: a conflict or duplicate does not stop the others, and a
-        later item sees the effect of earlier ones (two commands of one game may share a
-        batch if the second expects the first's new version).
+        Items of different games are independent: a conflict or duplicate does not stop the
+        others. Items of one game form a chain: a later item sees the effect of earlier ones
+        (it may expect the version the earlier one produces), and once one of them does not
+        land the later ones of that game are not tried (status conflict), so a chain never
+        lands on top of a hole.
         """
         if not items:
             return []
-        keys_: list[str] = [keys.feed(shard), keys.games(shard)]
-        args: list[Any] = [self.feed_maxlen, self.done_ttl or 0, _WIDTH]
+        batch: list[list[Any]] = []
         for item in items:
             self._check(shard, item)
-            keys_ += (keys.log(shard, item.game_id), keys.done(shard, item.command_id))
             created = item.envelopes[0].time if item.envelopes else 0
-            args += (item.expected, len(item.envelopes), item.game_id, created)
+            entry: list[Any] = [keys.log(shard, item.game_id), keys.done(shard, item.command_id),
+                                item.rejected_key, item.expected, item.game_id, created]
             for env in item.envelopes:
-                for name, value in envelope_to_fields(env).items():
-                    args += (name, value)
-        reply = await self._evalsha(keys_, args)
+                fields: list[Any] = []
+                for name in _NAMES:
+                    value = getattr(env, name)
+                    # Redis's Lua MessagePack reads str but not bin: the payload is JSON, so
+                    # UTF-8, and travels as str with exactly the same bytes.
+                    fields += (name, value.decode() if isinstance(value, bytes) else
+                               value if isinstance(value, str) else str(value))
+                entry.append(fields)
+            batch.append(entry)
+        reply = await self._evalsha([keys.feed(shard), keys.games(shard)],
+                                    [self.feed_maxlen, self.done_ttl or 0, _pack(batch)])
         results: list[AppendResult] = []
         for item, i in zip(items, range(0, len(reply), 3)):
             status, version, stored = _STATUS[reply[i]], reply[i + 1], reply[i + 2]
@@ -136,7 +151,7 @@ class EventStore:
                 seqs = _seqs_decoder.decode(stored)
             else:
                 seqs = []
-            results.append(AppendResult(status, seqs, version))
+            results.append(AppendResult(status, seqs, version, stored if status == "rejected" else b""))
         return results
 
     def _check(self, shard: int, item: AppendItem) -> None:

@@ -17,7 +17,7 @@ import msgspec
 import redis.asyncio as aioredis
 
 from events import keys
-from events.codec import decode_outcome
+from events.codec import decode_outcomes
 from events.envelope import CommandEnvelope, Outcome
 from games.contract import GameDef, Rejection
 from services import protocol
@@ -70,10 +70,10 @@ class Client:
             for _, rows in got:
                 for entry_id, fields in rows:
                     self._last = entry_id.decode()
-                    out = decode_outcome(fields[protocol.OUTCOME])
-                    fut = self._waiting.pop(out.command_id, None)
-                    if fut is not None and not fut.done():
-                        fut.set_result(out)
+                    for out in decode_outcomes(fields[protocol.OUTCOMES]):
+                        fut = self._waiting.pop(out.command_id, None)
+                        if fut is not None and not fut.done():
+                            fut.set_result(out)
 
     def next_id(self) -> str:
         self._n += 1

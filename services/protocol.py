@@ -16,7 +16,8 @@ import msgspec
 from events.envelope import CommandEnvelope
 
 BODY, ID, TO = b"body", b"id", b"to"
-OUTCOME = b"o"
+OUTCOMES = b"os"
+"""Field of a reply entry: the JSON list of the outcomes of one referee batch for that client."""
 GROUP = "referee"
 """The referee's consumer group on every cmd:{s}."""
 REPLY_MAXLEN = 10_000
@@ -36,11 +37,6 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     preset: str = ""
     options: msgspec.Raw | None = None
     fixture: msgspec.Raw | None = None
-
-
-def rejected_record(s: int, command_id: str) -> str:
-    """String holding a rejected command's outcome, so a redelivery gets the same answer."""
-    return f"rejected:{{{s}}}:{command_id}"
 
 
 def latency(game_type: str) -> str:

@@ -23,7 +23,7 @@ import redis.asyncio as aioredis
 
 from events import keys
 from events.chain import link
-from events.codec import META, encode_outcome, envelope_from_fields
+from events.codec import META, encode_outcome, encode_outcomes, envelope_from_fields
 from events.envelope import Accepted, CommandEnvelope, Envelope, Outcome, Rejected
 from events.meta import GameOpened, SeedRevealed
 from events.store import AppendItem, EventStore
@@ -53,7 +53,7 @@ def lookup(game_type: str) -> GameDef | None:
 class _Item:
     """One command of the batch and, once known, its outcome."""
 
-    __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us")
+    __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us", "based_on")
 
     def __init__(self, msg_id: bytes, command_id: str, reply_to: str) -> None:
         self.msg_id = msg_id
@@ -64,6 +64,7 @@ class _Item:
         self.failed: str | None = None  # why handling raised (a bug): left pending
         self.game: GameDef | None = None
         self.sent_us = 0
+        self.based_on = 0  # the log version a decision was taken on
 
     def reject(self, game_id: str, code: str, message: str) -> None:
         self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)
@@ -121,16 +122,10 @@ class Referee:
         """Judge a batch of cmd:{s} entries (id, fields); reply and XACK what was decided."""
         items = [self._parse(mid, fields) for mid, fields in entries]
         live = [it for it in items if it.outcome is None]
-        if live:
-            await self._answer_known(live)
-            live = [it for it in live if it.outcome is None]
         for _ in range(MAX_ROUNDS):
             if not live:
                 break
             live = await self._decide_and_append(live)
-            if live:
-                await self._answer_known(live)
-                live = [it for it in live if it.outcome is None]
         await self._finish(items, deliveries or {})
         self.handled += len(items)
         return items
@@ -161,35 +156,10 @@ class Referee:
             it.game = game
         return it
 
-    async def _answer_known(self, items: list[_Item]) -> None:
-        """Commands decided before (a redelivery or a resend) get their recorded outcome."""
-        pipe = self.redis.pipeline(transaction=False)
-        for it in items:
-            pipe.get(keys.done(self.shard, it.command_id))
-            pipe.get(protocol.rejected_record(self.shard, it.command_id))
-        # The log's length, read after the command was: a cached Table behind it (another
-        # referee appended) is dropped, so even a rejection is decided on a state at least
-        # as new as anything the sender could have seen.
-        games = list({it.env.game_id for it in items if it.env is not None and it.env.game_id in self.tables})
-        for g in games:
-            pipe.xlen(keys.log(self.shard, g))
-        got = await pipe.execute()
-        for g, n in zip(games, got[2 * len(items):]):
-            t = self.tables.get(g)
-            if t is not None and t.version != n:
-                del self.tables[g]
-        for i, it in enumerate(items):
-            done, rejected = got[2 * i], got[2 * i + 1]
-            assert it.env is not None
-            if done is not None:
-                it.outcome = Accepted(command_id=it.command_id, game_id=it.env.game_id,
-                                      seqs=msgspec.json.decode(done, type=list[int]))
-            elif rejected is not None:
-                it.outcome = msgspec.json.decode(rejected, type=Rejected)
-
     # ------------------------------------------------------------------ decide + append
     async def _decide_and_append(self, items: list[_Item]) -> list[_Item]:
-        """Decide every item in order per game and append them; return the items to retry."""
+        """Decide every item in order per game, append every game's chain in one script
+        call, confirm the rejections; return the items to decide again."""
         by_game: dict[str, list[_Item]] = {}
         for it in items:
             assert it.env is not None
@@ -198,47 +168,72 @@ class Referee:
         await self._load_secrets([g for g, its in by_game.items()
                                   if g not in self.secrets and any(i.env.kind == "open" for i in its)])  # type: ignore[union-attr]
 
-        # Per game: a chain of (item, AppendItem, table after it), decided on tentative states.
-        chains: dict[str, list[tuple[_Item, AppendItem, Table]]] = {}
+        # Per game: a chain of (item, AppendItem, table after it), decided on tentative
+        # states; the script lands a chain in order and stops a game's chain at its first
+        # item that does not land.
+        sent: list[tuple[str, _Item, AppendItem, Table]] = []
+        refused: list[_Item] = []
         for game_id, its in by_game.items():
             table = self.tables.get(game_id)
-            chain: list[tuple[_Item, AppendItem, Table]] = []
             for it in its:
+                it.based_on = table.version if table is not None else 0
                 try:
                     decided = self._decide(it, table)
                 except Exception as e:  # a bug in a game or here: never crash the referee
                     it.failed = _where(e)
                     log.error("command %s failed: %s", it.command_id, it.failed)
                     continue
-                if decided is not None:
-                    envelopes, table = decided
-                    chain.append((it, AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes), table))
-            if chain:
-                chains[game_id] = chain
+                if decided is None:
+                    refused.append(it)
+                    continue
+                envelopes, table = decided
+                rejected_key = keys.rejected(self.shard, it.command_id)
+                sent.append((game_id, it, AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes,
+                                                     rejected_key), table))
 
-        # One script call per round; round r holds the r-th command of every game, so a
-        # command is only sent once its predecessor in the same game is known to be in.
         retry: list[_Item] = []
-        r = 0
-        while chains:
-            round_ = [(g, chain[r]) for g, chain in chains.items() if r < len(chain)]
-            if not round_:
-                break
-            results = await self.store.append_batch(self.shard, [a for _, (_, a, _) in round_])
-            for (game_id, (it, append, table)), res in zip(round_, results):
+        if sent:
+            results = await self.store.append_batch(self.shard, [a for _, _, a, _ in sent])
+            for (game_id, it, append, table), res in zip(sent, results):
                 if res.status == "ok":
                     self._remember(game_id, table)
                     it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
                     continue
-                if res.status == "duplicate":
+                if res.status == "duplicate":  # applied before (a redelivery or a resend)
                     it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
+                elif res.status == "rejected":  # refused before: the same answer again
+                    it.outcome = msgspec.json.decode(res.stored, type=Rejected)
                 else:
                     retry.append(it)
-                # The log moved under us: forget the tentative chain, re-read next time.
+                # The log is not what the tentative chain assumed: re-read it next time.
                 self.tables.pop(game_id, None)
-                retry.extend(later for later, _, _ in chains[game_id][r + 1:])
-                del chains[game_id]
-            r += 1
+        if refused:
+            retry += await self._confirm(refused)
+        return retry
+
+    async def _confirm(self, refused: list[_Item]) -> list[_Item]:
+        """A rejection stands only if the command was not decided before and the log is
+        still the one it was judged on (another referee may have moved the game on): one
+        pipeline, on the rare rejected path only. Returns the items to decide again."""
+        pipe = self.redis.pipeline(transaction=False)
+        for it in refused:
+            pipe.get(keys.done(self.shard, it.command_id))
+            pipe.get(keys.rejected(self.shard, it.command_id))
+            pipe.xlen(keys.log(self.shard, it.env.game_id if it.env is not None else ""))
+        got = await pipe.execute()
+        retry: list[_Item] = []
+        for i, it in enumerate(refused):
+            done, before, length = got[3 * i], got[3 * i + 1], got[3 * i + 2]
+            game_id = it.env.game_id if it.env is not None else ""
+            if done is not None:
+                it.outcome = Accepted(command_id=it.command_id, game_id=game_id,
+                                      seqs=msgspec.json.decode(done, type=list[int]))
+            elif before is not None:
+                it.outcome = msgspec.json.decode(before, type=Rejected)
+            elif length != it.based_on:
+                self.tables.pop(game_id, None)
+                it.outcome = None
+                retry.append(it)
         return retry
 
     def _decide(self, it: _Item, table: Table | None) -> tuple[list[Envelope], Table] | None:
@@ -405,6 +400,7 @@ class Referee:
         acks: list[bytes] = []
         now_us = time.time_ns() // 1000
         hist: dict[tuple[str, int], int] = {}
+        replies: dict[str, list[Outcome]] = {}
         for it in items:
             if it.outcome is None:
                 reason = it.failed or "not decided after repeated version conflicts"
@@ -420,9 +416,7 @@ class Referee:
             out = it.outcome
             assert out is not None
             if it.reply_to:
-                rk = keys.replies(it.reply_to)
-                pipe.xadd(rk, {protocol.OUTCOME: encode_outcome(out)}, maxlen=protocol.REPLY_MAXLEN,
-                          approximate=True)
+                replies.setdefault(it.reply_to, []).append(out)
             if isinstance(out, Rejected):
                 env = it.env
                 pipe.xadd(keys.rejections(self.shard), {
@@ -430,13 +424,17 @@ class Referee:
                     b"seat": env.seat if env else -2, b"code": out.code, b"message": out.message,
                     b"msg_id": it.msg_id}, maxlen=self.settings.rejections_maxlen, approximate=True)
                 if it.command_id:
-                    pipe.set(protocol.rejected_record(self.shard, it.command_id), encode_outcome(out),
+                    pipe.set(keys.rejected(self.shard, it.command_id), encode_outcome(out),
                              ex=protocol.REJECTED_TTL_S)
             if it.sent_us and it.env is not None:
                 lat = max(1, now_us - it.sent_us)
                 b = (it.env.game_type, 1 << lat.bit_length())
                 hist[b] = hist.get(b, 0) + 1
             acks.append(it.msg_id)
+        # One reply entry per client and batch, holding all of its outcomes in order.
+        for client, outs in replies.items():
+            pipe.xadd(keys.replies(client), {protocol.OUTCOMES: encode_outcomes(outs)},
+                      maxlen=protocol.REPLY_MAXLEN, approximate=True)
         for (gt, bucket), n in hist.items():
             pipe.hincrby(protocol.latency(gt), str(bucket), n)
         if acks:
