@@ -15,16 +15,30 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError, ResponseError
 
 from events import keys
-from events.codec import FIELDS, envelope_from_fields
+from events.codec import envelope_from_fields
 from events.envelope import Envelope
 
 _SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
 _STATUS: tuple[Literal["ok", "conflict", "duplicate", "rejected"], ...] = (
     "ok", "conflict", "duplicate", "rejected", "conflict")  # 4: not tried after a conflict
-_NAMES = tuple(FIELDS)
 _pack = msgspec.msgpack.Encoder().encode
 _PAGE = 256  # entries per XREVRANGE when reading a log's tail
 _seqs_decoder = msgspec.json.Decoder(list[int])
+
+
+def _fields(env: Envelope) -> list[str]:
+    """A stream entry's field list (name, value, ...) in `FIELDS` order, for the script.
+
+    Redis's Lua MessagePack reads str but not bin: the payload is JSON, so UTF-8, and
+    travels as str with exactly the same bytes. Integers travel as decimal strings, as a
+    stream field stores them. (Written out, not looped: one call per event, hot path.)
+    """
+    return [
+        "game_id", env.game_id, "game_type", env.game_type, "seq", str(env.seq),
+        "type", env.type, "v", str(env.v), "time", str(env.time),
+        "command_id", env.command_id, "seat", str(env.seat), "prev_hash", env.prev_hash,
+        "hash", env.hash, "format", str(env.format), "data", env.data.decode(),
+    ]
 
 
 class AppendItem(msgspec.Struct, frozen=True):
@@ -130,15 +144,7 @@ class EventStore:
             created = item.envelopes[0].time if item.envelopes else 0
             entry: list[Any] = [keys.log(shard, item.game_id), keys.done(shard, item.command_id),
                                 item.rejected_key, item.expected, item.game_id, created]
-            for env in item.envelopes:
-                fields: list[Any] = []
-                for name in _NAMES:
-                    value = getattr(env, name)
-                    # Redis's Lua MessagePack reads str but not bin: the payload is JSON, so
-                    # UTF-8, and travels as str with exactly the same bytes.
-                    fields += (name, value.decode() if isinstance(value, bytes) else
-                               value if isinstance(value, str) else str(value))
-                entry.append(fields)
+            entry += map(_fields, item.envelopes)
             batch.append(entry)
         reply = await self._evalsha([keys.feed(shard), keys.games(shard)],
                                     [self.feed_maxlen, self.done_ttl or 0, _pack(batch)])

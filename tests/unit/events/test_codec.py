@@ -222,3 +222,18 @@ def test_outcomes_round_trip_with_a_status_tag() -> None:
     assert decode_outcome(encode_outcome(ok)) == ok
     assert decode_outcome(encode_outcome(no)) == no
     assert msgspec.json.decode(encode_outcome(no))["status"] == "rejected"
+
+
+def test_the_append_scripts_field_list_follows_the_stored_field_order() -> None:
+    """events.store sends each envelope to append.lua as a written-out field list; it must
+    name exactly FIELDS, in order, with the values envelope_to_fields stores."""
+    from events.chain import GENESIS, link
+    from events.codec import FIELDS, envelope_to_fields
+    from events.store import _fields
+
+    env = link(GENESIS, game_id="g", game_type="t", seq=1, type="x", v=1, time=5, command_id="c",
+               seat=-1, data=b'{"a":1}')
+    got = _fields(env)
+    assert tuple(got[::2]) == FIELDS
+    stored = envelope_to_fields(env)
+    assert got[1::2] == [v.decode() if isinstance(v, bytes) else str(v) for v in stored.values()]
