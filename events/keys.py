@@ -96,3 +96,9 @@ def stats(game_type: str) -> str:
 def updates(s: int) -> str:
     """Pub/sub channel announcing that views on shard `s` changed."""
     return f"updated:{{{s}}}"
+
+
+def alive(consumer: str) -> str:
+    """String with a short expiry that a running referee keeps setting: its heartbeat. A
+    consumer with pending commands and no heartbeat is dead, and its commands are taken over."""
+    return f"alive:referee:{consumer}"

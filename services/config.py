@@ -49,6 +49,7 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "batch": int(e.get("TABLESTREAM_BATCH", "100")),
         "max_deliveries": int(e.get("TABLESTREAM_MAX_DELIVERIES", "5")),
         "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),
+        "consumer": e.get("TABLESTREAM_CONSUMER") or None,
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     if not values.get("consumer"):

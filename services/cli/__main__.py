@@ -123,7 +123,7 @@ async def runtime(settings: Settings, *, referee: bool = False, projector: bool 
 
 
 async def _referee_alive(r: aioredis.Redis) -> bool:
-    async for _ in r.scan_iter(match="alive:referee:*", count=100):
+    async for _ in r.scan_iter(match=keys.alive("*"), count=100):
         return True
     return False
 
@@ -239,12 +239,7 @@ async def _up(settings: Settings, projector: bool) -> None:
         loop.add_signal_handler(sig, stop.set)
     async with runtime(settings, referee=True, projector=projector) as rt:
         err.print(f"tablestream up: referee {settings.consumer} on {settings.shards} shard(s) at {rt.url}")
-        alive = f"alive:referee:{settings.consumer}"
-        while not stop.is_set():
-            await rt.redis.set(alive, "1", ex=3)
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(stop.wait(), 1.0)
-        await rt.redis.delete(alive)
+        await stop.wait()  # the referee keeps its own heartbeat (keys.alive)
 
 
 # ---------------------------------------------------------------------------- new / act

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 
@@ -9,10 +11,15 @@ import redis.asyncio as aioredis
 from faststream import FastStream
 from faststream.redis import RedisBroker
 
+from events import keys
 from events.store import EventStore
+from services import protocol
 from services.config import Settings
 from services.referee.referee import Referee, ms_clock
 from services.referee.routes import build_router
+
+
+HEARTBEAT_TTL_S = 3
 
 
 class RefereeService:
@@ -34,11 +41,58 @@ class RefereeService:
             claim_idle_ms=settings.claim_idle_ms))
         self.app = FastStream(self.broker, logger=logging.getLogger("tablestream.app"))
         self.app.after_shutdown(self.redis.aclose)
+        self._heartbeat: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        """Start consuming (for running inside another event loop, e.g. `play` or tests)."""
+        """Start consuming (for running inside another event loop, e.g. `play` or tests):
+        heartbeat, then the commands left pending by this consumer name or by dead
+        referees, in stream order, then new commands."""
+        await self.redis.set(keys.alive(self.settings.consumer), "1", ex=HEARTBEAT_TTL_S)
+        self._heartbeat = asyncio.create_task(self._beat())
+        await self.recover()
         await self.broker.start()
 
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_TTL_S / 3)
+            with contextlib.suppress(Exception):
+                await self.redis.set(keys.alive(self.settings.consumer), "1", ex=HEARTBEAT_TTL_S)
+
+    async def recover(self) -> int:
+        """Judge the commands a previous run left pending before any new one, so that a
+        crash does not reorder a game's commands: first those of consumers with no
+        heartbeat (taken over with XCLAIM), then this consumer name's own (a restart
+        under the same TABLESTREAM_CONSUMER). Returns how many were judged."""
+        me, judged = self.settings.consumer, 0
+        for shard, referee in self.referees.items():
+            stream = keys.cmd(shard)
+            await self.store.ensure_group(stream, protocol.GROUP)
+            summary = await self.redis.xpending(stream, protocol.GROUP)
+            for c in summary.get("consumers") or []:
+                name = c["name"].decode() if isinstance(c["name"], bytes) else c["name"]
+                if name == me or await self.redis.exists(keys.alive(name)):
+                    continue
+                while rows := await self.redis.xpending_range(stream, protocol.GROUP, min="-", max="+",
+                                                              count=500, consumername=name):
+                    await self.redis.xclaim(stream, protocol.GROUP, me, 0, [x["message_id"] for x in rows],
+                                            justid=True)
+            last: bytes | str = "0-0"
+            while True:
+                got = await self.redis.xreadgroup(protocol.GROUP, me, {stream: last}, count=self.settings.batch)
+                entries = got[0][1] if got else []
+                if not entries:
+                    break
+                await referee.handle_reclaimed(entries)
+                judged += len(entries)
+                last = entries[-1][0]
+        return judged
+
     async def stop(self) -> None:
+        if self._heartbeat is not None:
+            self._heartbeat.cancel()
+            with contextlib.suppress(BaseException):
+                await self._heartbeat
         await self.broker.stop()
+        with contextlib.suppress(Exception):
+            await self.redis.delete(keys.alive(self.settings.consumer))
         await self.redis.aclose()

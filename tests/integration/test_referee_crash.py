@@ -17,6 +17,8 @@ from events.store import EventStore
 from projections.audit import verify
 from projections.table import advance, empty
 from services import protocol
+from events.codec import decode_outcomes
+from services.bots.backlog import interleave, script_game
 from services.client import Client
 from tests.integration.support_service import db_url, r, referee_factory  # noqa: F401
 
@@ -53,8 +55,10 @@ async def _check(store: EventStore, scripts, outcomes) -> None:
         assert sw.result(advance(empty(gid, sw), envs).state) is not None
 
 
-def _referee_process(tmp_path, name: str) -> subprocess.Popen:
+def _referee_process(tmp_path, name: str, consumer: str | None = None) -> subprocess.Popen:
     env = {**os.environ, "REDIS_URL": db_url(), "TABLESTREAM_CLAIM_IDLE_MS": "300"}
+    if consumer:
+        env["TABLESTREAM_CONSUMER"] = consumer
     return subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-projector"], env=env,
                             stdout=open(tmp_path / f"{name}.out", "w"), stderr=subprocess.STDOUT)
 
@@ -108,6 +112,56 @@ async def test_referee_killed_mid_stream_loses_nothing_and_applies_nothing_twice
             blocks = [e.command_id for i, e in enumerate(envs) if i == 0 or envs[i - 1].command_id != e.command_id]
             assert len(blocks) == len(set(blocks))
             assert sw.result(advance(empty(p.game_id, sw), envs).state) is not None
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(signal.SIGINT)
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+
+
+async def _outcomes(r, client_id: str) -> list:
+    return [o for _, f in await r.xrange(keys.replies(client_id)) for o in decode_outcomes(f[protocol.OUTCOMES])]
+
+
+@pytest.mark.parametrize("restart", ["same_consumer_name", "new_consumer_name"])
+async def test_referee_killed_while_draining_a_backlog(r, tmp_path, restart):
+    """Every command of many games queued at once (a game's commands one after another);
+    the referee process is SIGKILLed mid-drain. The next one first judges what the dead one
+    left pending (its own name's entries, or those of a consumer whose heartbeat expired),
+    then the rest: every command is accepted exactly once, in its game's order."""
+    store = EventStore(r)
+    a = _referee_process(tmp_path, "a", consumer="ref-a")
+    procs = [a]
+    try:
+        await _wait_alive(r, 1)
+        async with Client(r, timeout=60) as c:
+            tokens, scripts, envs = await _backlog(c, store, GAMES)
+            base = len(await _outcomes(r, c.id))
+            await _send_all(r, envs)
+            deadline = time.monotonic() + 30
+            while len(await _outcomes(r, c.id)) - base < len(envs) // 4:
+                assert time.monotonic() < deadline, "the referee did not start draining"
+                await asyncio.sleep(0.001)
+            os.kill(a.pid, signal.SIGKILL)
+            a.wait()
+            done_before = len(await _outcomes(r, c.id)) - base
+            assert done_before < len(envs), "killed too late: nothing left to drain"
+            if restart == "new_consumer_name":
+                while await r.exists(keys.alive("ref-a")):  # its heartbeat expires (3 s)
+                    await asyncio.sleep(0.1)
+            procs.append(_referee_process(tmp_path, "b", consumer="ref-a" if restart == "same_consumer_name" else "ref-b"))
+            while len(await _outcomes(r, c.id)) - base < len(envs):
+                assert time.monotonic() < deadline + 60, "commands were lost"
+                await asyncio.sleep(0.05)
+            outcomes = (await _outcomes(r, c.id))[base:]
+        by_id = {}
+        for o in outcomes:
+            by_id.setdefault(o.command_id, o)
+        assert set(by_id) == {e.command_id for e in envs}
+        await _check(store, scripts, list(by_id.values()))
     finally:
         for p in procs:
             if p.poll() is None:
