@@ -118,7 +118,10 @@ async def _prepare(url: str, games: int, players: int, commands: int, tag: str) 
     client_id = f"bench-{tag}-{os.getpid()}"
     tokens, scripts = {}, {}
     async with Client(r, client_id=client_id + "-open", timeout=30) as c:
-        opened = await asyncio.gather(*(c.open(game, preset=f"{players}p") for _ in range(games)))
+        opened = []
+        for start in range(0, games, 50):  # a bounded number of requests in flight
+            opened += await asyncio.gather(*(c.open(game, preset=f"{players}p")
+                                             for _ in range(start, min(games, start + 50))))
         for i, (gid, toks, out) in enumerate(opened):
             assert isinstance(out, Accepted), out
             tokens[gid] = toks

@@ -2,13 +2,44 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import reduce
-from typing import Any
+from typing import Any, TypeVar
 
 from games.contract import GameDef
+
+S = TypeVar("S")
+E = TypeVar("E")
 
 
 def replay(game: GameDef, events: Iterable[Any]) -> Any:
     """The state after `events`: reduce(evolve, events, initial). Never re-runs decide."""
     return reduce(game.evolve, events, game.initial)
+
+
+def recent(evolve: Callable[[S, E], S]) -> Callable[[S, E], S]:
+    """`evolve` that remembers its last few results by the identity of (state, event).
+
+    `decide` folds its own events to find what follows them (the end of a turn, the next
+    decision), and the shell then folds the very same event objects onto the very same
+    state: this answers the second fold from the first instead of computing it again. A
+    result is returned only for the same objects (`is`, with the key objects held, so an
+    id is never reused while remembered); evolve is pure, so the answer is the same.
+    """
+    memo: dict[tuple[int, int], tuple[S, E, S]] = {}
+    size = 256
+
+    def evolve_recent(state: S, event: E) -> S:
+        key = (id(state), id(event))
+        hit = memo.get(key)
+        if hit is not None and hit[0] is state and hit[1] is event:
+            return hit[2]
+        out = evolve(state, event)
+        if len(memo) >= size:
+            del memo[next(iter(memo))]  # oldest first: dicts keep insertion order
+        memo[key] = (state, event, out)
+        return out
+
+    evolve_recent.__doc__ = evolve.__doc__
+    evolve_recent.__wrapped__ = evolve  # type: ignore[attr-defined]
+    return evolve_recent

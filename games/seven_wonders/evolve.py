@@ -6,6 +6,7 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
+from games.fold import recent
 from games.seven_wonders.events import (
     AgeStarted,
     CardChosen,
@@ -26,6 +27,7 @@ from games.seven_wonders.events import (
 from games.seven_wonders.state import INITIAL, City, State
 
 
+@recent
 def evolve(state: State, event: SevenWondersEvent) -> State:
     """The state after `event`."""
     match event:
