@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("games.seven_wonders")
 
 
 def ts(*args: str, data: Path, env_extra: dict[str, str] | None = None, check: bool = True):

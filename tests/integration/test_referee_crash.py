@@ -22,7 +22,7 @@ from services.bots.backlog import interleave, script_game
 from services.client import Client
 from tests.integration.support_service import db_url, r, referee_factory  # noqa: F401
 
-sw = pytest.importorskip("games.seven_wonders").GAME
+from games.seven_wonders import GAME as sw
 GAMES = int(os.environ.get("TS_CRASH_GAMES", "6"))
 
 
