@@ -24,8 +24,13 @@ class SeatRow(msgspec.Struct, frozen=True, kw_only=True):
     rank: int
 
 
-class GameRow(msgspec.Struct, frozen=True, kw_only=True):
-    """One finished game: who played what, scores by category, ranks, length."""
+class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """One finished game: who played what, scores by category, ranks, length.
+
+    `summary` holds the game's own extra numbers (`GameDef.summary`, e.g. Arkadia's turns
+    and how the game ended); omitted when empty, so rows of games without one are
+    unchanged.
+    """
 
     game_id: str
     game_type: str
@@ -37,6 +42,7 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True):
     commands: int
     started_ms: int
     ended_ms: int
+    summary: dict[str, Any] = {}
 
 
 def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
@@ -55,7 +61,17 @@ def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
         winners=list(res.winners),
         events=sum(1 for e in envs if not is_meta(e.type)),
         commands=len({e.command_id for e in envs if e.seat >= 0}),
-        started_ms=envs[0].time if envs else 0, ended_ms=envs[-1].time if envs else 0)
+        started_ms=envs[0].time if envs else 0, ended_ms=envs[-1].time if envs else 0,
+        summary=_plain(game.summary(table.state)) if game.summary is not None else {})
+
+
+def _plain(summary: Any) -> dict[str, Any]:
+    """The game's summary as JSON-safe scalars (numbers and strings), keys sorted."""
+    out: dict[str, Any] = {}
+    for k in sorted(summary):
+        v = summary[k]
+        out[str(k)] = v if isinstance(v, (bool, int, float, str)) else str(v)
+    return out
 
 
 _enc = msgspec.json.Encoder()
@@ -78,22 +94,40 @@ def _mean_sd(xs: list[float]) -> tuple[float, float]:
 
 
 def aggregate(rows: Iterable[GameRow]) -> dict[str, Any]:
-    """Games, wins and plays by each facet value, mean/spread per category, game length."""
+    """Games, wins and plays by each facet value, mean/spread per category, game length.
+
+    A facet value's `games` counts the games in which some seat had it, `plays` the seats
+    that had it, `wins` those of them that won: for a facet of the whole game (Duel's
+    victory type) `wins` counts the games won that way (a shared win counts each winner).
+    `summary` aggregates the games' own extra numbers (mean/spread) and labels (counts).
+    """
     rows = sorted(rows, key=lambda r: r.game_id)
     by_facet: dict[str, dict[str, dict[str, int]]] = {}
     cats: dict[str, list[float]] = {}
     totals: list[float] = []
+    numbers: dict[str, list[float]] = {}
+    labels: dict[str, dict[str, int]] = {}
     for r in rows:
+        seen: set[tuple[str, str]] = set()
         for i, s in enumerate(r.seats):
             for name, value in s.facets.items():
                 if name in ("seat",):
                     continue
-                cell = by_facet.setdefault(name, {}).setdefault(value, {"plays": 0, "wins": 0})
+                cell = by_facet.setdefault(name, {}).setdefault(value, {"games": 0, "plays": 0, "wins": 0})
+                if (name, value) not in seen:
+                    seen.add((name, value))
+                    cell["games"] += 1
                 cell["plays"] += 1
                 cell["wins"] += 1 if i in r.winners else 0
             for c, v in zip(r.categories, s.scores):
                 cats.setdefault(c, []).append(v)
             totals.append(s.total)
+        for k, v in r.summary.items():
+            if isinstance(v, (int, float)) and not isinstance(v, bool):
+                numbers.setdefault(k, []).append(float(v))
+            else:
+                label = labels.setdefault(k, {})
+                label[str(v)] = label.get(str(v), 0) + 1
     lengths = [float(r.events) for r in rows]
     commands = [float(r.commands) for r in rows]
     return {
@@ -103,4 +137,6 @@ def aggregate(rows: Iterable[GameRow]) -> dict[str, Any]:
         "total": dict(zip(("mean", "sd"), _mean_sd(totals))),
         "length_events": dict(zip(("mean", "sd"), _mean_sd(lengths))),
         "length_commands": dict(zip(("mean", "sd"), _mean_sd(commands))),
+        "summary": {**{k: dict(zip(("mean", "sd"), _mean_sd(v))) for k, v in sorted(numbers.items())},
+                    **{k: dict(sorted(v.items())) for k, v in sorted(labels.items())}},
     }

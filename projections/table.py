@@ -79,3 +79,21 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
 def game_events(game: GameDef, envelopes: Iterable[Envelope]) -> list[Any]:
     """The game's own events of a log, decoded (shell-level events left out)."""
     return [decode(game, e) for e in envelopes if not is_meta(e.type)]
+
+
+def command_end(envelopes: Iterable[Envelope], seq: int) -> int:
+    """The seq of the last envelope of the command that wrote envelope `seq`.
+
+    A command's events land together, so a log position inside a command is no state any
+    seat ever saw (and a game need not be able to view it): views, replays and forks are
+    taken at command boundaries. Positions past the end return the log's last seq.
+    """
+    end, command = 0, None
+    for env in envelopes:
+        if env.seq <= seq:
+            end, command = env.seq, env.command_id
+        elif env.command_id == command:
+            end = env.seq
+        else:
+            break
+    return end

@@ -159,8 +159,9 @@ def to_act(state: State) -> tuple[int, ...]:
         return (state.pending.seat,)
     if state.phase == "play":
         return (state.current,)
-    if state.phase == "draft":
+    if state.phase == "draft" and state.picks < len(DRAFT_ORDER):
         return (drafter(state),)
+    # (between the last pick and the start of Age I, inside one command, nobody acts)
     return ()
 
 

@@ -129,6 +129,9 @@ async def _referee_alive(r: aioredis.Redis) -> bool:
 
 
 def _options_for(game: GameDef, players: int | None, preset: str | None) -> tuple[str, Any]:
+    lo, hi = game.players
+    if players is not None and not lo <= players <= hi:
+        raise Exit(USAGE, f"{game.id} is for {lo}-{hi} players" if lo != hi else f"{game.id} is for {lo} players")
     if preset:
         if preset not in game.presets:
             raise Exit(USAGE, f"unknown preset {preset!r}; known: {', '.join(game.presets)}")
@@ -148,7 +151,7 @@ def _print_json(obj: Any) -> None:
 # ---------------------------------------------------------------------------- play
 @app.command()
 def play(game: str = typer.Option("seven_wonders", help="Game type."),
-         players: int = typer.Option(None, help="Players per game."),
+         players: int = typer.Option(None, help="Players per game (within the game's range; default: its first preset)."),
          preset: str = typer.Option(None, help="A named preset instead of --players."),
          games: int = typer.Option(20, help="How many games."),
          bots: str = typer.Option("random", help="Bot kinds by seat, comma-separated: random, greedy."),
@@ -195,28 +198,48 @@ async def _play(settings: Settings, game: GameDef, players: int | None, preset: 
 
 
 def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -> None:
-    cats: tuple[str, ...] = ()
+    """One row per game: its winner(s), what they played as, the game's own facets (e.g.
+    Duel's victory type), and the winner's score in each of the game's own categories."""
+    finished = [(p, game.result(p.table.state), list(game.facets(p.table.state))) for p in results]
+    done = [(p, res, f) for p, res, f in finished if res is not None]
+    cats: tuple[str, ...] = done[0][1].categories if done else ()
+    # a facet with one value for every seat of every game describes the game (Duel's victory)
+    names = [k for _, _, f in done for seat in f for k in seat]
+    names = [k for i, k in enumerate(names) if k not in names[:i] and k not in ("seat", "players")]
+    whole = [k for k in names if done and all(len({seat.get(k) for seat in f}) == 1 for _, _, f in done)]
     t = RichTable(title=f"{len(results)} games of {game.id}")
-    rows = []
-    for p in sorted(results, key=lambda p: p.game_id):
-        res = game.result(p.table.state)
-        if res is None:
-            rows.append([p.game_id, "unfinished"])
-            continue
-        cats = res.categories
-        w = res.winners[0]
-        facets = game.facets(p.table.state)[w]
-        what = " ".join(v for k, v in facets.items() if k not in ("seat", "players", "board"))
-        rows.append([p.game_id, f"seat {w} ({p.bots[w]})", what, *map(str, res.scores[w]), str(res.totals[w])])
     t.add_column("game")
     t.add_column("winner")
     t.add_column("as")
+    for k in whole:
+        t.add_column(k)
     for c in cats:
         t.add_column(c, justify="right")
     t.add_column("total", justify="right")
-    for row in rows:
-        t.add_row(*row)
-    console.print(t)
+    for p, res, f in sorted(finished, key=lambda x: x[0].game_id):
+        if res is None:
+            t.add_row(p.game_id, "unfinished")
+            continue
+        w = res.winners[0]
+        who = ", ".join(f"seat {s} ({p.bots[s]})" for s in res.winners)
+        if len(res.winners) > 1:
+            who += " (shared)"
+        mine = f[w] if w < len(f) else {}
+        what = " ".join(k if v == "true" else v for k, v in mine.items()
+                        if k not in ("seat", "players", "board", *whole) and v != "false")
+        scores = [str(x) for x in res.scores[w]] if res.categories == cats else ["?"] * len(cats)
+        t.add_row(p.game_id, who, what, *(mine.get(k, "") for k in whole), *scores, str(res.totals[w]))
+    if console.is_terminal:
+        console.print(t)
+    else:  # piped or captured: never squeeze the columns of a wide table
+        from rich.measure import Measurement
+
+        narrow = console.width
+        console.width = max(narrow, Measurement.get(console, console.options.update_width(1000), t).maximum)
+        try:
+            console.print(t)
+        finally:
+            console.width = narrow
     lat = sorted(x for p in results for x in p.latencies_us)
     p50 = lat[len(lat) // 2] / 1000 if lat else 0.0
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] / 1000 if lat else 0.0
@@ -342,10 +365,12 @@ def replay(game_id: str = typer.Argument(..., help="Game id."),
 
 async def _replay(settings: Settings, game_id: str, at: int | None, seat: int | None, as_json: bool) -> None:
     from projections.board import decode_doc, doc
-    from projections.table import advance, empty
+    from projections.table import advance, command_end, empty
 
     async with runtime(settings) as rt:
         game, envs = await _game_of(rt, game_id)
+    if at is not None:
+        at = command_end(envs, at)  # inside a command: the board once that command was applied
     upto = [e for e in envs if at is None or e.seq <= at]
     table = advance(empty(game_id, game), upto)
     if seat is not None and table.opened is not None and not 0 <= seat < table.opened.players:
@@ -460,11 +485,13 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool) -> None:
             continue
         t = RichTable(title=f"wins by {facet}")
         t.add_column(facet)
+        t.add_column("games", justify="right")
         t.add_column("plays", justify="right")
         t.add_column("wins", justify="right")
         t.add_column("win rate", justify="right")
         for v, c in sorted(values.items()):
-            t.add_row(v, str(c["plays"]), str(c["wins"]), f"{c['wins'] / max(1, c['plays']):.0%}")
+            t.add_row(v, str(c.get("games", "")), str(c["plays"]), str(c["wins"]),
+                      f"{c['wins'] / max(1, c['plays']):.0%}")
         console.print(t)
     t = RichTable(title="score by category")
     t.add_column("category")
@@ -473,6 +500,10 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool) -> None:
     for c, m in agg["categories"].items():
         t.add_row(c, f"{m['mean']:.2f}", f"{m['sd']:.2f}")
     console.print(t)
+    for k, v in agg.get("summary", {}).items():  # the game's own extra numbers and labels
+        shown = f"mean {v['mean']:.1f}, sd {v['sd']:.1f}" if set(v) == {"mean", "sd"} else \
+            ", ".join(f"{label} {n}" for label, n in v.items())
+        console.print(f"{k}: {shown}", markup=False)
     console.print(f"game length: {agg['length_events']['mean']:.1f} events, "
                   f"{agg['length_commands']['mean']:.1f} commands; latency {agg['latency']}")
 
@@ -532,12 +563,13 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
     from events.chain import GENESIS, link
     from events.codec import META
     from events.meta import GameOpened
-    from projections.table import decode
+    from projections.table import command_end, decode
     from services.protocol import new_token, token_hash
     from services.referee.referee import ms_clock
 
     async with runtime(settings) as rt:
         game, envs = await _game_of(rt, game_id)
+        at = command_end(envs, at)  # never fork inside a command: that state is no game position
         envs = [e for e in envs if e.seq <= at and not e.type.startswith("ts.seed")]
         gid = new_id or f"{game_id}-fork-{uuid.uuid4().hex[:6]}"
         opened = decode(game, envs[0])
@@ -549,7 +581,7 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
         for e in envs:
             data = META.encode(opened)[2] if e.seq == 1 else e.data
             n = link(prev, game_id=gid, game_type=e.game_type, seq=e.seq, type=e.type, v=e.v, time=now,
-                     command_id=f"fork:{gid}", seat=e.seat, data=data)
+                     command_id=e.command_id, seat=e.seat, data=data)
             out.append(n)
             prev = n.hash
         secret = await rt.redis.get(keys.secret(rt.store.shard(game_id), game_id))

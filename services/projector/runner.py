@@ -81,6 +81,7 @@ class Projector:
             return 0
         rows = got[0][1]
         changed: dict[str, Table] = {}
+        last_command: dict[str, str] = {}
         for _, fields in rows:
             env = envelope_from_fields(fields)
             table = await self._table_before(env)
@@ -90,6 +91,14 @@ class Projector:
                 table = advance(table, [env])
                 self.tables[env.game_id] = table
                 changed[env.game_id] = table
+                last_command[env.game_id] = env.command_id
+        if len(rows) >= self.batch:
+            # A full batch may end inside a command: its other events are in the log already
+            # (a command's events land atomically), and a position inside a command is no
+            # state any seat ever saw (games need not be able to view it), so finish it.
+            for game_id, command_id in last_command.items():
+                table = await self._finish_command(changed[game_id], command_id)
+                self.tables[game_id] = changed[game_id] = table
         last = rows[-1][0].decode()
         await write(self.redis, self._script, self.shard, changed.values(), self.store,
                     checkpoint=(keys.checkpoint(self.shard, self.name), last))
@@ -98,6 +107,15 @@ class Projector:
         for game_id in changed:
             await self.redis.publish(keys.updates(self.shard), game_id)
         return len(rows)
+
+    async def _finish_command(self, table: Table, command_id: str) -> Table:
+        """`table` advanced over the rest of the command whose events it stopped within."""
+        rest = []
+        for e in await self.store.read(table.game_id, after_seq=table.version):
+            if e.command_id != command_id:
+                break
+            rest.append(e)
+        return advance(table, rest) if rest else table
 
     async def _table_before(self, env: Envelope) -> Table | None:
         """The game's table just before `env` (or after it, if already applied)."""

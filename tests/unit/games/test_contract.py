@@ -99,3 +99,18 @@ def test_setup_is_deterministic_from_the_seed(game: GameDef) -> None:
     b = game.setup(game.presets[preset], Seed(b"same seed"))
     c = game.setup(game.presets[preset], Seed(b"other seed"))
     assert a == b and a != c
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=lambda g: g.id)
+def test_to_act_and_view_are_total_between_the_events_of_one_command(game: GameDef) -> None:
+    """A projector may fold a feed batch that ends inside a command: every state reached
+    event by event must answer to_act, view and render without raising."""
+    preset = next(iter(game.presets))
+    events, _ = _play(game, preset, seed=11, check_every=10_000)
+    state = game.initial
+    seats = (None, *range(game.presets[preset].players))
+    for e in events:
+        state = game.evolve(state, e)
+        game.to_act(state)
+        for seat in seats:
+            game.render(game.view(state, seat))
