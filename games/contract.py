@@ -95,3 +95,7 @@ class GameDef:
     """(event tag, from version) -> raw-dict upcaster to the next version."""
     summary: Callable[[Any], Mapping[str, Any]] | None = None
     """Optional extra numbers for statistics of a finished game (e.g. game length)."""
+    gain: Callable[[Any, Seat, Any], int] | None = None
+    """gain(state, seat, command) -> how much `command` improves `seat`'s standing right
+    away, judged only from what that seat may see (its view): used by greedy bots; None
+    for games without one."""

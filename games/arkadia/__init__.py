@@ -3,6 +3,7 @@
 from games.arkadia.commands import Command_
 from games.arkadia.events import ArkadiaEvent, Options
 from games.arkadia.evolve import evolve
+from games.arkadia.heuristic import gain
 from games.arkadia.notation import format_command, parse_command
 from games.arkadia.rules import decide, legal_commands, to_act
 from games.arkadia.scoring import facets, result, summary
@@ -35,4 +36,5 @@ GAME = GameDef(
     players=(2, 4),
     upcasters=UPCASTERS,
     summary=summary,
+    gain=gain,
 )

@@ -4,6 +4,7 @@ from games.contract import GameDef
 from games.seven_wonders.commands import Command_
 from games.seven_wonders.events import Options, SevenWondersEvent
 from games.seven_wonders.evolve import evolve
+from games.seven_wonders.heuristic import gain
 from games.seven_wonders.notation import format_command, parse_command
 from games.seven_wonders.rules import decide, legal_commands, to_act
 from games.seven_wonders.scoring import facets, result
@@ -34,4 +35,5 @@ GAME = GameDef(
     render=render,
     players=(2, 7),
     upcasters=UPCASTERS,
+    gain=gain,
 )

@@ -4,6 +4,7 @@ from games.contract import GameDef
 from games.seven_wonders_duel.commands import Command_
 from games.seven_wonders_duel.events import Options, SevenWondersDuelEvent
 from games.seven_wonders_duel.evolve import evolve
+from games.seven_wonders_duel.heuristic import gain
 from games.seven_wonders_duel.notation import format_command, parse_command
 from games.seven_wonders_duel.rules import decide, legal_commands, to_act
 from games.seven_wonders_duel.scoring import facets, result
@@ -34,4 +35,5 @@ GAME = GameDef(
     render=render,
     players=(2, 2),
     upcasters=UPCASTERS,
+    gain=gain,
 )

@@ -1,18 +1,18 @@
 """Bot policies: pure choices over a game's legal commands, deterministic given a seed.
 
 Bots play as ordinary clients (services/bots/driver.py sends their commands with their
-seat tokens); a policy only picks among `legal_commands`. The greedy bot looks ahead by
-folding each candidate and a cheap playout (first legal command for every seat) to the
-end, and keeps the candidate with its best final total; it reads the whole state for
-that lookahead, so it is a sparring partner, not a fair player.
+seat tokens); a policy only picks among `legal_commands`. The greedy bot is fair: it asks
+the game's `gain` (games/<id>/heuristic.py) how much each legal command improves its
+seat's standing right away, judged only from what that seat may see, and plays the best
+one (one ply, no lookahead); ties are broken by its seeded RNG, so games vary but replay
+the same for the same seed.
 """
 
 from __future__ import annotations
 
-from functools import reduce
 from typing import Any, Protocol
 
-from games.contract import GameDef, Rejection
+from games.contract import GameDef
 from games.rng import Rng
 
 
@@ -34,44 +34,27 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Best final total after a deterministic playout, over up to `width` candidates."""
+    """The legal command with the highest `game.gain`, ties broken by its seeded RNG;
+    uniform over the legal commands for a game without a `gain`."""
 
     name = "greedy"
 
-    def __init__(self, seed: bytes, seat: int, width: int = 6, horizon: int = 400) -> None:
+    def __init__(self, seed: bytes, seat: int) -> None:
         self.rng = Rng(seed, f"bot/greedy/{seat}")
-        self.width = width
-        self.horizon = horizon
 
     def choose(self, game: GameDef, state: Any, seat: int) -> Any:
-        legal = list(game.legal_commands(state, seat))
-        if len(legal) > self.width:
-            legal = self.rng.sample(legal, self.width)
-        best, best_score = legal[0], None
+        legal = game.legal_commands(state, seat)
+        if game.gain is None or len(legal) == 1:
+            return legal[self.rng.below(len(legal))]
+        best: list[Any] = []
+        top = 0
         for cmd in legal:
-            score = self._playout(game, state, seat, cmd)
-            if best_score is None or score > best_score:
-                best, best_score = cmd, score
-        return best
-
-    def _playout(self, game: GameDef, state: Any, seat: int, cmd: Any) -> int:
-        out = game.decide(state, seat, cmd)
-        if isinstance(out, Rejection):
-            return -(10**9)
-        state = reduce(game.evolve, out, state)
-        for _ in range(self.horizon):
-            res = game.result(state)
-            if res is not None:
-                return res.totals[seat] * 1000 - res.ranks[seat]
-            acting = game.to_act(state)
-            if not acting:
-                break
-            s = acting[0]
-            out = game.decide(state, s, game.legal_commands(state, s)[0])
-            if isinstance(out, Rejection):
-                break
-            state = reduce(game.evolve, out, state)
-        return -(10**6)
+            value = game.gain(state, seat, cmd)
+            if not best or value > top:
+                best, top = [cmd], value
+            elif value == top:
+                best.append(cmd)
+        return best[self.rng.below(len(best))]
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
