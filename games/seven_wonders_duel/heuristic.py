@@ -41,7 +41,7 @@ from games.seven_wonders_duel.rules import (
     SUPREMACY,
     TOKEN_COINS,
     URBANISM,
-    _income,  # the coins a building gives when built, exactly as the referee counts them
+    income,  # the coins a building gives when built, exactly as the referee counts them
     build_price,
     market_of,
     to_act,
@@ -154,7 +154,7 @@ def _building(state: State, seat: int, card: str, from_discard: bool) -> int:
         chain, paid, to_opp = build_price(state, seat, spec, mine, market_of(state, seat, mine, profile(opp.cards)))
         if paid > city.coins:
             return 0
-    gained = _income(spec, city, opp) + (URBANISM if chain and "urbanism" in city.tokens else 0)
+    gained = income(spec, city, opp) + (URBANISM if chain and "urbanism" in city.tokens else 0)
     built = replace(city, cards=city.cards + (card,), coins=city.coins - paid + gained)
     opp = replace(opp, coins=opp.coins + to_opp)
     after = replace(state, cities=_cities(seat, built, opp))

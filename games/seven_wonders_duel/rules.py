@@ -256,7 +256,7 @@ def wonder_price(state: State, seat: int, wonder: str, trade: Market) -> tuple[i
     return cost, cost if "economy" in state.cities[1 - seat].tokens else 0
 
 
-def _income(spec: Spec, city: City, other: City) -> int:
+def income(spec: Spec, city: City, other: City) -> int:
     """Coins a building gives when built, counted after placing it (§11, §15 #19)."""
     gain = spec.gain
     effects = _INCOME.get(spec.id)
@@ -288,7 +288,7 @@ def _build_card(state: State, seat: int, cmd: BuildCard) -> Events | Rejection:
     if paid > city.coins:
         return Rejection("cannot_afford", f"{spec.name} costs you {paid} coins and you have {city.coins} "
                                           f"(unit prices: {describe_prices(trade.supply, theirs)})")
-    gained = _income(spec, city, opp) if spec.id in _INCOME else spec.gain
+    gained = income(spec, city, opp) if spec.id in _INCOME else spec.gain
     if chain and "urbanism" in city.tokens:
         gained += URBANISM
     out: Events = [CardBuilt(seat=seat, card=cmd.card, position=pos, via="chain" if chain else "cost", paid=paid,
@@ -501,7 +501,7 @@ def _build_from_discard(state: State, seat: int, cmd: BuildFromDiscard) -> Event
     city, opp = state.cities[seat], state.cities[1 - seat]
     spec = SPEC[cmd.card]
     out: Events = [CardBuilt(seat=seat, card=cmd.card, position=-1, via="discard_pile",
-                             gained=_income(spec, city, opp))]
+                             gained=income(spec, city, opp))]
     pawn = _construction_effects(state, seat, spec, profile(city.cards).symbols, opp.coins, out)
     if pawn is None:
         return out
