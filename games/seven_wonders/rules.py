@@ -224,12 +224,16 @@ def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: Ci
             f"cannot afford {name}: the cheapest way costs {w.total + bank} coins "
             f"({w.left} to the left, {w.right} to the right, {bank} to the bank) and you have {me.coins}",
         )
-    # Any legal plan is accepted (§6), also one that buys a type the city makes itself.
-    for w in (*options, *ways(need, me, left, right, wasteful=True)):
-        if (w.left, w.right) == (cmd.left, cmd.right):
-            if w.total + bank > me.coins:
-                return Rejection("cannot_afford", f"paying {w.total + bank} coins for {name} needs more than your {me.coins}")
-            return w
+    # Any legal plan is accepted (§6), also one that buys a type the city makes itself
+    # (looked up only when the named payment is not a listed way).
+    named = (cmd.left, cmd.right)
+    found = next((w for w in options if (w.left, w.right) == named), None)
+    if found is None:
+        found = next((w for w in ways(need, me, left, right, wasteful=True) if (w.left, w.right) == named), None)
+    if found is not None:
+        if found.total + bank > me.coins:
+            return Rejection("cannot_afford", f"paying {found.total + bank} coins for {name} needs more than your {me.coins}")
+        return found
     listed = "; ".join(f"left {w.left} right {w.right}" for w in options)
     return Rejection("no_such_payment", f"{name} cannot be paid with left {cmd.left} right {cmd.right}; ways: {listed}")
 
