@@ -114,3 +114,19 @@ def test_to_act_and_view_are_total_between_the_events_of_one_command(game: GameD
         game.to_act(state)
         for seat in seats:
             game.render(game.view(state, seat))
+
+
+@pytest.mark.parametrize("game", GAMES.values(), ids=lambda g: g.id)
+def test_decide_refuses_before_setup_after_the_end_and_for_strangers(game: GameDef) -> None:
+    """Typed rejections, never exceptions: before setup (`not_started`), after the end
+    (`game_over`), for a seat that is not at the table (`unknown_seat`), and no legal
+    command for anyone once the game is over."""
+    preset = next(iter(game.presets))
+    events, over = _play(game, preset, seed=5, check_every=10_000)
+    opening = replay(game, game.setup(game.presets[preset], Seed(b"strangers")))
+    seat = game.to_act(opening)[0]
+    cmd = game.legal_commands(opening, seat)[0]
+    assert isinstance(out := game.decide(game.initial, seat, cmd), Rejection) and out.code == "not_started"
+    assert isinstance(out := game.decide(over, seat, cmd), Rejection) and out.code == "game_over"
+    assert isinstance(out := game.decide(opening, 99, cmd), Rejection) and out.code == "unknown_seat"
+    assert all(game.legal_commands(over, s) == [] for s in range(game.presets[preset].players))
