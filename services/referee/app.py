@@ -72,10 +72,14 @@ class RefereeService:
                 name = c["name"].decode() if isinstance(c["name"], bytes) else c["name"]
                 if name == me or await self.redis.exists(keys.alive(name)):
                     continue
+                seen: set[bytes] = set()
                 while rows := await self.redis.xpending_range(stream, protocol.GROUP, min="-", max="+",
                                                               count=500, consumername=name):
-                    await self.redis.xclaim(stream, protocol.GROUP, me, 0, [x["message_id"] for x in rows],
-                                            justid=True)
+                    ids = [x["message_id"] for x in rows]
+                    if seen.issuperset(ids):
+                        break  # nothing more could be claimed (e.g. entries trimmed away)
+                    seen.update(ids)
+                    await self.redis.xclaim(stream, protocol.GROUP, me, 0, ids, justid=True)
             last: bytes | str = "0-0"
             while True:
                 got = await self.redis.xreadgroup(protocol.GROUP, me, {stream: last}, count=self.settings.batch)
