@@ -48,10 +48,11 @@ def _cards_revealed(state: State, e: CardsRevealed) -> State:
 
 
 def _card_discarded(state: State, e: CardDiscarded) -> State:
-    c = state.cities[e.seat]
-    return replace(state, present=state.present & ~(1 << e.position), last=e.seat, again=False,
-                   discard=state.discard + (e.card,),
-                   cities=_set(state.cities, e.seat, replace(c, coins=c.coins + e.gained)))
+    seat, cities = e.seat, state.cities
+    c = cities[seat]
+    c = replace(c, coins=c.coins + e.gained)
+    return replace(state, present=state.present & ~(1 << e.position), last=seat, again=False,
+                   discard=(*state.discard, e.card), cities=(c, cities[1]) if seat == 0 else (cities[0], c))
 
 
 def _wonder_removed(state: State, e: WonderRemoved) -> State:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from operator import add, or_
 
 import msgspec
 from msgspec.structs import replace
@@ -56,6 +57,9 @@ CHAIN_BIT = {c: 1 << i for i, c in enumerate(sorted({s.provides for s in SPEC.va
 _SUPPLIERS = frozenset(i for i, s in SPEC.items() if any(s.produce) or s.one_of or s.fixed)
 """The cards and wonders that change what their owner pays (production, trading)."""
 
+_FIXED = {i: tuple(r in s.fixed for r in range(5)) for i, s in SPEC.items()}
+"""Card or wonder -> per resource: it sets the trading price to 1 coin (§6.3)."""
+
 _EMPTY = Profile(produce=(0, 0, 0, 0, 0), one_of=(), fixed=(False,) * 5, chains=0, counts=(0,) * len(COLORS),
                  symbols=(), supply=_supply((0, 0, 0, 0, 0), (), (False,) * 5))
 
@@ -75,9 +79,9 @@ def profile(cards: tuple[str, ...]) -> Profile:
     produce, one_of, fixed = p.produce, p.one_of, p.fixed
     supply_ = p.supply
     if s.id in _SUPPLIERS:
-        produce = tuple(a + b for a, b in zip(produce, s.produce))  # type: ignore[assignment]
+        produce = tuple(map(add, produce, s.produce))  # type: ignore[assignment]
         one_of = tuple(sorted((*one_of, s.one_of))) if s.one_of else one_of
-        fixed = tuple(f or r in s.fixed for r, f in enumerate(fixed))
+        fixed = tuple(map(or_, fixed, _FIXED[s.id])) if s.fixed else fixed
         supply_ = _supply(produce, one_of, fixed)
     return Profile(produce=produce, one_of=one_of, fixed=fixed, supply=supply_,
                    chains=p.chains | CHAIN_BIT[s.provides] if s.provides else p.chains, counts=tuple(counts),
@@ -87,7 +91,7 @@ def profile(cards: tuple[str, ...]) -> Profile:
 @lru_cache(maxsize=1 << 14)
 def supply(mine: Supply, built: tuple[str, ...]) -> Supply:
     """A city's supply with the "one of" production of its built wonders (§6.2)."""
-    extra = tuple(SPEC[w].one_of for w in built if SPEC[w].one_of)
+    extra = tuple([SPEC[w].one_of for w in built if SPEC[w].one_of])
     if not extra:
         return mine
     return _supply(mine.produce, tuple(sorted((*mine.one_of, *extra))), mine.fixed)
@@ -143,6 +147,14 @@ def _useful(one_of: tuple[tuple[int, ...], ...], lacking: int) -> tuple[tuple[in
     return tuple(o for o in (tuple(r for r in src if lacking >> r & 1) for src in one_of) if o)
 
 
+@lru_cache(maxsize=1 << 14)
+def _sources(one_of: tuple[tuple[int, ...], ...], lacking: int, unit: Vec) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """`_useful(one_of, lacking)` and, when a single source is useful, what it saves: the
+    dearest unit it can give (0 otherwise)."""
+    useful = _useful(one_of, lacking)
+    return useful, max([unit[r] for r in useful[0]]) if len(useful) == 1 else 0
+
+
 @lru_cache(maxsize=1 << 12)
 def _sourced(one_of: tuple[tuple[int, ...], ...]) -> int:
     """Bitmask of the resources some "one of" source may give."""
@@ -189,24 +201,18 @@ class Market(msgspec.Struct, gc=False):
     dearest: int  # no unit costs more: a bound on any construction's price
     sourced: int  # bitmask of the resources some "one of" source may give
     costs: dict[str, int]
-    useful: dict[int, tuple[tuple[tuple[int, ...], ...], int]]  # lacking -> _useful, its saving if single
 
 
 def _market_for(mine: Supply, seller: Vec, masonry: bool, architecture: bool) -> Market:
     unit = prices(mine.fixed, seller)
-    return Market(mine, seller, masonry, architecture, unit, max(unit), _sourced(mine.one_of), {}, {})
+    return Market(mine, seller, masonry, architecture, unit, max(unit), _sourced(mine.one_of), {})
 
 
 def _source_saving(m: Market, need: Vec, lacking: int) -> int:
     """What the "one of" sources save on the units of `need` the buyer lacks (bit r of
     `lacking`): one useful source covers the dearest unit it can; several are assigned
     every way (`_saving`)."""
-    got = m.useful.get(lacking)
-    if got is None:
-        useful = _useful(m.supply.one_of, lacking)
-        single = max([m.unit[r] for r in useful[0]]) if len(useful) == 1 else 0
-        got = m.useful[lacking] = (useful, single)
-    useful, single = got
+    useful, single = _sources(m.supply.one_of, lacking, m.unit)
     if single:
         return single
     produce = m.supply.produce
