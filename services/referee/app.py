@@ -97,8 +97,6 @@ class RefereeService:
             with contextlib.suppress(BaseException):
                 await self._heartbeat
         await self.broker.stop()
-        for referee in self.referees.values():
-            await referee.drain()  # the last batch lands (or stays pending) before we close
         with contextlib.suppress(Exception):
             await self.redis.delete(keys.alive(self.settings.consumer))
         await self.redis.aclose()

@@ -10,7 +10,6 @@ the XACKs. Works through GameDef only; no game is special-cased.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import time
@@ -113,62 +112,23 @@ class Referee:
         self.secrets: dict[str, bytes] = {}
         self.cmd_stream = keys.cmd(shard)
         self.handled = 0
-        self._tail: asyncio.Future[None] | None = None  # the landing of the last batch
 
     # ------------------------------------------------------------------ the batch
     async def handle_batch(
         self,
         entries: Sequence[tuple[bytes, dict[bytes, bytes]]],
         deliveries: dict[bytes, int] | None = None,
-        *,
-        wait: bool = True,
     ) -> list[_Item]:
-        """Judge a batch of cmd:{s} entries (id, fields); reply and XACK what was decided.
-
-        The batch is decided now, on the cached states as the batches before it left them
-        (tentatively: the append script's version check catches anything that did not land,
-        and those commands are decided again). Landing it (append, replies, XACKs) follows
-        the previous batch's landing. With `wait=False` (the subscriber) this returns once
-        the *previous* batch has landed, so deciding this batch overlaps the previous one's
-        round trip to Redis and at most one batch is in flight; with `wait=True` it returns
-        once this batch has landed.
-        """
+        """Judge a batch of cmd:{s} entries (id, fields); reply and XACK what was decided."""
         items = [self._parse(mid, fields) for mid, fields in entries]
         live = [it for it in items if it.outcome is None]
-        sent, refused = await self._prepare(live) if live else ([], [])
-        prev = self._tail
-        task = asyncio.ensure_future(self._complete(prev, items, sent, refused, deliveries or {}))
-        self._tail = task
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # logged in _complete
-        if wait:
-            await task
-        elif prev is not None:
-            await asyncio.wait([prev])
-        return items
-
-    async def drain(self) -> None:
-        """Wait until every batch handed over has landed."""
-        if self._tail is not None:
-            await asyncio.wait([self._tail])
-
-    async def _complete(self, prev: asyncio.Future[None] | None, items: list[_Item], sent: list, refused: list[_Item],
-                        deliveries: dict[bytes, int]) -> None:
-        if prev is not None:
-            await asyncio.wait([prev])  # its failure is its own (logged there); order is what matters
-        try:
-            live = await self._land(sent, refused)
-            for _ in range(MAX_ROUNDS - 1):
-                if not live:
-                    break
-                live = await self._decide_and_append(live)
-            await self._finish(items, deliveries)
-        except Exception:
-            # Redis went away mid-batch: nothing is acknowledged, so every command of the
-            # batch is delivered again (and answered from its record if it had landed).
-            log.exception("a batch could not land; its commands stay pending")
-            self.tables.clear()
-            raise
+        for _ in range(MAX_ROUNDS):
+            if not live:
+                break
+            live = await self._decide_and_append(live)
+        await self._finish(items, deliveries or {})
         self.handled += len(items)
+        return items
 
     def _parse(self, msg_id: bytes, fields: dict[bytes, bytes]) -> _Item:
         it = _Item(msg_id, fields.get(protocol.ID, b"").decode("utf-8", "replace"),
@@ -200,12 +160,6 @@ class Referee:
     async def _decide_and_append(self, items: list[_Item]) -> list[_Item]:
         """Decide every item in order per game, append every game's chain in one script
         call, confirm the rejections; return the items to decide again."""
-        sent, refused = await self._prepare(items)
-        return await self._land(sent, refused)
-
-    async def _prepare(self, items: list[_Item]) -> tuple[list[tuple[str, _Item, AppendItem, Table]], list[_Item]]:
-        """Decide every item in order per game on the cached states, leaving each game's
-        tentative state in the cache; returns what to append and what was refused."""
         by_game: dict[str, list[_Item]] = {}
         for it in items:
             assert it.env is not None
@@ -236,18 +190,13 @@ class Referee:
                 rejected_key = keys.rejected(self.shard, it.command_id)
                 sent.append((game_id, it, AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes,
                                                      rejected_key), table))
-            if table is not None:
-                self._remember(game_id, table)  # tentative: the next batch decides on it
-        return sent, refused
 
-    async def _land(self, sent: list[tuple[str, _Item, AppendItem, Table]], refused: list[_Item]) -> list[_Item]:
-        """Append every decided chain in one script call and confirm the rejections;
-        returns the items to decide again."""
         retry: list[_Item] = []
         if sent:
             results = await self.store.append_batch(self.shard, [a for _, _, a, _ in sent])
             for (game_id, it, append, table), res in zip(sent, results):
-                if res.status == "ok":  # the cache already holds it (or a later tentative state)
+                if res.status == "ok":
+                    self._remember(game_id, table)
                     it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
                     continue
                 if res.status == "duplicate":  # applied before (a redelivery or a resend)

@@ -51,7 +51,7 @@ def _subscribe(router: RedisRouter, referee: Referee, stream: str, consumer: str
     @router.subscriber(stream=fresh, parser=raw_entries, decoder=as_is,
                        ack_policy=AckPolicy.MANUAL, no_reply=True)
     async def on_commands(entries: Any) -> None:
-        await referee.handle_batch(entries, wait=False)
+        await referee.handle_batch(entries)
 
     @router.subscriber(stream=claim, parser=raw_entries, decoder=as_is,
                        ack_policy=AckPolicy.MANUAL, no_reply=True)
