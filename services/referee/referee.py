@@ -1,11 +1,12 @@
 """The referee: load → decide → append → reply, for a batch of commands at a time.
 
 `handle_batch` is the whole imperative shell of the write side. It decodes a batch read
-from cmd:{s}, answers already-decided commands from their records, groups the rest by
-game, decides each game's commands in order on its cached Table (pure `decide`), appends
-with one script call per round (`EventStore.append_batch`), re-reads and re-decides the
-games that met a version conflict, then pipelines the outcomes, the audit entries and
-the XACKs. Works through GameDef only; no game is special-cased.
+from cmd:{s}, groups it by game, decides each game's commands in order on its cached
+Table (pure `decide`), appends every game's chain of commands in one call of the append
+script (`EventStore.append_batch`: idempotency records, earlier rejections, expected
+versions), re-reads and re-decides the games that met a version conflict, confirms
+rejections against the log, then pipelines the outcomes, the audit entries and the XACKs.
+Works through GameDef only; no game is special-cased.
 """
 
 from __future__ import annotations
