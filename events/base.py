@@ -26,7 +26,7 @@ class _TaggedMeta(msgspec.StructMeta):
         return super().__new__(mcls, name, bases, ns, **kw)
 
 
-class Event(msgspec.Struct, metaclass=_TaggedMeta, frozen=True, kw_only=True, tag_field="type"):
+class Event(msgspec.Struct, metaclass=_TaggedMeta, frozen=True, kw_only=True, tag_field="type", gc=False):
     """A fact that happened in a game. Frozen, keyword-only, explicitly tagged."""
 
     version: ClassVar[int] = 1

@@ -11,7 +11,7 @@ ENVELOPE_FORMAT = 1
 """Format marker of the envelope itself (not of any payload)."""
 
 
-class Envelope(msgspec.Struct, frozen=True, kw_only=True):
+class Envelope(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One stored event of a game's log.
 
     `data` is the exact JSON bytes of the payload; `hash` covers every other field

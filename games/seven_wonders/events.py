@@ -25,14 +25,14 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     sides: Literal["random", "A", "B"] = "random"
 
 
-class WonderPick(msgspec.Struct, frozen=True):
+class WonderPick(msgspec.Struct, frozen=True, gc=False):
     """The board and side a seat plays (§2.4)."""
 
     wonder: str
     side: Literal["A", "B"]
 
 
-class Play(msgspec.Struct, frozen=True, kw_only=True):
+class Play(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One seat's resolved action: which card, what for, and what it paid to whom."""
 
     seat: int  # the city that plays (in the 2-player variant, 2 is the Free City)
@@ -45,7 +45,7 @@ class Play(msgspec.Struct, frozen=True, kw_only=True):
     hand: int | None = None  # whose hand the card came from, when not the city's own
 
 
-class Due(msgspec.Struct, frozen=True):
+class Due(msgspec.Struct, frozen=True, gc=False):
     """A decision the end of this turn owes a seat (§7 steps 6-7)."""
 
     seat: int  # who decides

@@ -24,7 +24,7 @@ _RAW_IDX = tuple(RESOURCES.index(r) for r in RAW)
 _MAN_IDX = tuple(RESOURCES.index(r) for r in MANUFACTURED)
 
 
-class Way(msgspec.Struct, frozen=True):
+class Way(msgspec.Struct, frozen=True, gc=False):
     """One way to pay: coins to each neighbour and the units bought from each."""
 
     left: int
@@ -37,7 +37,7 @@ class Way(msgspec.Struct, frozen=True):
         return self.left + self.right
 
 
-class Info(msgspec.Struct, frozen=True):
+class Info(msgspec.Struct, frozen=True, gc=False):
     """What the rules need to know of a city, derived from its board and structures."""
 
     own: tuple[Vec, ...]  # every supply vector of the whole city (§5.2)

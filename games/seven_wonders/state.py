@@ -9,7 +9,7 @@ import msgspec
 from games.seven_wonders.events import Due, Options, Play
 
 
-class City(msgspec.Struct, frozen=True, kw_only=True):
+class City(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A seat's city (§0): board, structures, stages, coins and conflict tokens."""
 
     wonder: str
@@ -25,7 +25,7 @@ class City(msgspec.Struct, frozen=True, kw_only=True):
 Phase = Literal["new", "choose", "resolving", "over"]
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything the rules need. Built only by `evolve`."""
 
     phase: Phase = "new"
