@@ -247,11 +247,11 @@ def trade_for(m: Market, item: str) -> int:
         spec = SPEC[item]
         produce, unit = m.supply.produce, m.unit
         cost = lacking = 0
-        for r, n in spec.units:  # every missing unit at its unit price...
+        for r, n in spec.units:  # every missing unit at its unit price, then
             if n > produce[r]:
                 cost += (n - produce[r]) * unit[r]
                 lacking |= 1 << r
-        if lacking:  # ...unless a reduction or a "one of" source applies
+        if lacking:  # the exact search when a reduction or a "one of" source applies
             if (m.masonry and spec.color == "blue") or (m.architecture and spec.color == "wonder"):
                 cost = _trade_cost(spec.need, m.supply, m.seller, REDUCTION)
             elif m.sourced & lacking:

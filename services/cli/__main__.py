@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import signal
@@ -27,7 +26,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from events import keys
-from events.envelope import Accepted, Envelope, Rejected
+from events.envelope import Envelope, Rejected
 from events.store import EventStore
 from games.contract import GameDef
 from services import config as config_mod

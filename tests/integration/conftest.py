@@ -12,6 +12,12 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 
+# The service fixtures (a flushed test database, the toy game, in-process referees) for
+# every integration module, so that no module imports fixtures by name.
+from tests.integration.support_service import r, referee_factory, toy
+
+__all__ = ["redis", "r", "referee_factory", "toy"]
+
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
 
 

@@ -20,7 +20,7 @@ from services import protocol
 from events.codec import decode_outcomes
 from services.bots.backlog import interleave, script_game
 from services.client import Client
-from tests.integration.support_service import db_url, r, referee_factory  # noqa: F401
+from tests.integration.support_service import db_url
 
 from games.seven_wonders import GAME as sw
 GAMES = int(os.environ.get("TS_CRASH_GAMES", "6"))

@@ -9,7 +9,6 @@ from events.envelope import Accepted, Rejected
 from events.store import EventStore
 from services import protocol
 from services.client import Client
-from tests.integration.support_service import eventually, r, referee_factory, toy  # noqa: F401
 from tests.support_toygame import Add
 
 

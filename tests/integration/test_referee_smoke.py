@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from events.envelope import Accepted, Rejected
 from services.client import Client
-from tests.integration.support_service import referee_factory, r, toy  # noqa: F401
 
 
 async def test_toy_game_through_the_service(r, toy, referee_factory):

@@ -44,7 +44,6 @@ from projections.table import Table, advance, empty
 from services.bots.driver import Played, make_bots, play_game
 from services.client import Client
 from services.projector.runner import Projector, all_projections, load_views, rebuild
-from tests.integration.support_service import r, referee_factory  # noqa: F401
 
 duel = registry.get("seven_wonders_duel")
 ark = registry.get("arkadia")

@@ -24,7 +24,6 @@ from projections.table import advance, empty
 from services.bots.driver import play_game
 from services.client import Client
 from services.projector.runner import Projector, all_projections, load_views, rebuild
-from tests.integration.support_service import r, referee_factory  # noqa: F401
 
 from games.seven_wonders import GAME as sw
 GAMES_PER_COUNT = int(os.environ.get("TS_GAMES", "1"))

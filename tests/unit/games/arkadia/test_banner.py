@@ -97,7 +97,7 @@ def test_exchange_values_are_those_after_this_turns_castle_pieces() -> None:
     t = example_12_4()
     t.ok(1, "banner")  # 2 more workers
     t.turn_to(1)
-    out = t.ok(1, "workers 3 own 11,8 9,7 12,7")  # closes the black house: 4 workers + token
+    t.ok(1, "workers 3 own 11,8 9,7 12,7")  # closes the black house: 4 workers + token
     assert t.screen(1).seals == (5, 4, 5, 2)
     t.ok(1, "castle black 5")  # on a printed red square: black 4, red 0
     (used,) = t.of(BannerUsed, t.ok(1, "banner exchange 5 black"))
