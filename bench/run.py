@@ -129,7 +129,7 @@ async def _prepare(url: str, games: int, players: int, commands: int, tag: str) 
             scripts[gid] = script_game(game, table, b"bench%d" % i)
     await svc.stop()
     await r.aclose()
-    envs = interleave(game, scripts, tokens, client_id)[:commands]
+    envs = interleave(game, scripts, tokens, client_id, staggered=True)[:commands]
     return envs, client_id
 
 

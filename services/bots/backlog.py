@@ -32,23 +32,30 @@ def script_game(game: GameDef, table: Table, seed: bytes) -> list[tuple[int, Any
 
 
 def interleave(game: GameDef, scripts: dict[str, list[tuple[int, Any]]], tokens: dict[str, list[str]],
-               reply_to: str) -> list[CommandEnvelope]:
-    """Round-robin over the games, each game's commands in order."""
+               reply_to: str, *, staggered: bool = False) -> list[CommandEnvelope]:
+    """The games' commands merged into one stream, each game's commands in order.
+
+    By default round-robin: every game makes its n-th move in the same round, so they all
+    reach the same stage (say, the end of an age) together. With `staggered`, the i-th of
+    G games starts i/G of a mean game length later, so that once every game has started
+    the games are spread evenly over every stage of play, as in a service where games
+    start at different times; the expensive moments (ends of ages, final scoring) then
+    arrive spread out instead of all at once.
+    """
+    order = list(scripts)
+    mean = sum(len(s) for s in scripts.values()) / max(1, len(scripts))
+    keyed: list[tuple[float, int, int]] = []
+    for rank, g in enumerate(order):
+        start = rank * mean / len(order) if staggered else 0.0
+        keyed += [(start + i, rank, i) for i in range(len(scripts[g]))]
+    keyed.sort()
     out: list[CommandEnvelope] = []
-    cursors = {g: 0 for g in scripts}
-    n = 0
-    while cursors:
-        for g in list(cursors):
-            i = cursors[g]
-            if i >= len(scripts[g]):
-                del cursors[g]
-                continue
-            seat, cmd = scripts[g][i]
-            n += 1
-            out.append(CommandEnvelope(command_id=f"{reply_to}-b{n}", game_id=g, game_type=game.id, seat=seat,
-                                       token=tokens[g][seat], command=msgspec.Raw(msgspec.json.encode(cmd)),
-                                       reply_to=reply_to))
-            cursors[g] = i + 1
+    for n, (_, rank, i) in enumerate(keyed, start=1):
+        g = order[rank]
+        seat, cmd = scripts[g][i]
+        out.append(CommandEnvelope(command_id=f"{reply_to}-b{n}", game_id=g, game_type=game.id, seat=seat,
+                                   token=tokens[g][seat], command=msgspec.Raw(msgspec.json.encode(cmd)),
+                                   reply_to=reply_to))
     return out
 
 

@@ -6,11 +6,17 @@ Table (pure `decide`), appends every game's chain of commands in one call of the
 script (`EventStore.append_batch`: idempotency records, earlier rejections, expected
 versions), re-reads and re-decides the games that met a version conflict, confirms
 rejections against the log, then pipelines the outcomes, the audit entries and the XACKs.
+
+Under a backlog the subscriber hands over full batches with `wait=False`: batch N+1 is
+decided on the states batch N will leave while N is still landing (one batch in flight,
+landings in order). If N does not land as assumed, the game's cached state is dropped and
+every decision taken on it is taken again before anything is sent (`_stale`).
 Works through GameDef only; no game is special-cased.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import time
@@ -54,7 +60,7 @@ def lookup(game_type: str) -> GameDef | None:
 class _Item:
     """One command of the batch and, once known, its outcome."""
 
-    __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us", "based_on")
+    __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us", "based_on", "stamp")
 
     def __init__(self, msg_id: bytes, command_id: str, reply_to: str) -> None:
         self.msg_id = msg_id
@@ -66,6 +72,7 @@ class _Item:
         self.game: GameDef | None = None
         self.sent_us = 0
         self.based_on = 0  # the log version a decision was taken on
+        self.stamp = (0, 0)  # (epoch, generation) of the cached state it was decided on
 
     def reject(self, game_id: str, code: str, message: str) -> None:
         self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)
@@ -113,23 +120,68 @@ class Referee:
         self.secrets: dict[str, bytes] = {}
         self.cmd_stream = keys.cmd(shard)
         self.handled = 0
+        self._tail: asyncio.Future[None] | None = None  # the landing of the last batch
+        # A game's cached state is tentative until its batch lands. When a game's cache is
+        # dropped because the log was not what it assumed, its generation goes up (all games'
+        # when the epoch does), and every decision taken on the dropped state is taken again
+        # instead of being sent: a version number alone could match a different history.
+        self._gen: dict[str, int] = {}
+        self._epoch = 0
 
     # ------------------------------------------------------------------ the batch
     async def handle_batch(
         self,
         entries: Sequence[tuple[bytes, dict[bytes, bytes]]],
         deliveries: dict[bytes, int] | None = None,
+        *,
+        wait: bool = True,
     ) -> list[_Item]:
-        """Judge a batch of cmd:{s} entries (id, fields); reply and XACK what was decided."""
+        """Judge a batch of cmd:{s} entries (id, fields); reply and XACK what was decided.
+
+        The batch is decided now, on the cached states as the batches before it left them
+        (tentatively: the append script's version check catches anything that did not land,
+        and those commands are decided again). Landing it (append, replies, XACKs) follows
+        the previous batch's landing. With `wait=False` (the subscriber) this returns once
+        the *previous* batch has landed, so deciding this batch overlaps the previous one's
+        round trip to Redis and at most one batch is in flight; with `wait=True` it returns
+        once this batch has landed.
+        """
         items = [self._parse(mid, fields) for mid, fields in entries]
         live = [it for it in items if it.outcome is None]
-        for _ in range(MAX_ROUNDS):
-            if not live:
-                break
-            live = await self._decide_and_append(live)
-        await self._finish(items, deliveries or {})
-        self.handled += len(items)
+        sent, refused = await self._prepare(live) if live else ([], [])
+        prev = self._tail
+        task = asyncio.ensure_future(self._complete(prev, items, sent, refused, deliveries or {}))
+        self._tail = task
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # logged in _complete
+        if wait:
+            await task
+        elif prev is not None:
+            await asyncio.wait([prev])
         return items
+
+    async def drain(self) -> None:
+        """Wait until every batch handed over has landed."""
+        if self._tail is not None:
+            await asyncio.wait([self._tail])
+
+    async def _complete(self, prev: asyncio.Future[None] | None, items: list[_Item], sent: list, refused: list[_Item],
+                        deliveries: dict[bytes, int]) -> None:
+        if prev is not None:
+            await asyncio.wait([prev])  # its failure is its own (logged there); order is what matters
+        try:
+            live = await self._land(sent, refused)
+            for _ in range(MAX_ROUNDS - 1):
+                if not live:
+                    break
+                live = await self._decide_and_append(live)
+            await self._finish(items, deliveries)
+        except Exception:
+            # Redis went away mid-batch: nothing is acknowledged, so every command of the
+            # batch is delivered again (and answered from its record if it had landed).
+            log.exception("a batch could not land; its commands stay pending")
+            self._forget_all()
+            raise
+        self.handled += len(items)
 
     def _parse(self, msg_id: bytes, fields: dict[bytes, bytes]) -> _Item:
         it = _Item(msg_id, fields.get(protocol.ID, b"").decode("utf-8", "replace"),
@@ -161,6 +213,12 @@ class Referee:
     async def _decide_and_append(self, items: list[_Item]) -> list[_Item]:
         """Decide every item in order per game, append every game's chain in one script
         call, confirm the rejections; return the items to decide again."""
+        sent, refused = await self._prepare(items)
+        return await self._land(sent, refused)
+
+    async def _prepare(self, items: list[_Item]) -> tuple[list[tuple[str, _Item, AppendItem, Table]], list[_Item]]:
+        """Decide every item in order per game on the cached states, leaving each game's
+        tentative state in the cache; returns what to append and what was refused."""
         by_game: dict[str, list[_Item]] = {}
         for it in items:
             assert it.env is not None
@@ -176,8 +234,10 @@ class Referee:
         refused: list[_Item] = []
         for game_id, its in by_game.items():
             table = self.tables.get(game_id)
+            stamp = (self._epoch, self._gen.get(game_id, 0))
             for it in its:
                 it.based_on = table.version if table is not None else 0
+                it.stamp = stamp
                 try:
                     decided = self._decide(it, table)
                 except Exception as e:  # a bug in a game or here: never crash the referee
@@ -191,13 +251,25 @@ class Referee:
                 rejected_key = keys.rejected(self.shard, it.command_id)
                 sent.append((game_id, it, AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes,
                                                      rejected_key), table))
+            if table is not None:
+                self._remember(game_id, table)  # tentative: the next batch decides on it
+        return sent, refused
 
-        retry: list[_Item] = []
+    async def _land(self, sent: list[tuple[str, _Item, AppendItem, Table]], refused: list[_Item]) -> list[_Item]:
+        """Append every decided chain in one script call and confirm the rejections;
+        returns the items to decide again."""
+        # Decided on a state that has been dropped since (the batch before did not land as
+        # assumed): decide again rather than send.
+        retry = [it for _, it, _, _ in sent if self._stale(it)] + [it for it in refused if self._stale(it)]
+        if retry:
+            sent = [s for s in sent if not self._stale(s[1])]
+            refused = [it for it in refused if not self._stale(it)]
+            for it in retry:
+                it.outcome = None
         if sent:
             results = await self.store.append_batch(self.shard, [a for _, _, a, _ in sent])
             for (game_id, it, append, table), res in zip(sent, results):
-                if res.status == "ok":
-                    self._remember(game_id, table)
+                if res.status == "ok":  # the cache already holds it (or a later tentative state)
                     it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
                     continue
                 if res.status == "duplicate":  # applied before (a redelivery or a resend)
@@ -207,7 +279,7 @@ class Referee:
                 else:
                     retry.append(it)
                 # The log is not what the tentative chain assumed: re-read it next time.
-                self.tables.pop(game_id, None)
+                self._forget(game_id)
         if refused:
             retry += await self._confirm(refused)
         return retry
@@ -231,8 +303,8 @@ class Referee:
                                       seqs=msgspec.json.decode(done, type=list[int]))
             elif before is not None:
                 it.outcome = msgspec.json.decode(before, type=Rejected)
-            elif length != it.based_on:
-                self.tables.pop(game_id, None)
+            elif length != it.based_on or self._stale(it):
+                self._forget(game_id)
                 it.outcome = None
                 retry.append(it)
         return retry
@@ -353,6 +425,20 @@ class Referee:
         return envelopes, after
 
     # ------------------------------------------------------------------ state cache
+    def _forget(self, game_id: str) -> None:
+        """Drop a game's cached state: decisions taken on it become stale."""
+        self.tables.pop(game_id, None)
+        self._gen[game_id] = self._gen.get(game_id, 0) + 1
+
+    def _forget_all(self) -> None:
+        self.tables.clear()
+        self._epoch += 1
+
+    def _stale(self, it: _Item) -> bool:
+        """Was `it` decided on a cached state that has been dropped since?"""
+        game_id = it.env.game_id if it.env is not None else ""
+        return it.stamp != (self._epoch, self._gen.get(game_id, 0))
+
     def _remember(self, game_id: str, table: Table) -> None:
         self.tables[game_id] = table
         self.tables.move_to_end(game_id)

@@ -51,7 +51,9 @@ def _subscribe(router: RedisRouter, referee: Referee, stream: str, consumer: str
     @router.subscriber(stream=fresh, parser=raw_entries, decoder=as_is,
                        ack_policy=AckPolicy.MANUAL, no_reply=True)
     async def on_commands(entries: Any) -> None:
-        await referee.handle_batch(entries)
+        # A full batch means a backlog: decide the next batch while this one lands. A
+        # short one means the referee keeps up: land it before reading on (lower latency).
+        await referee.handle_batch(entries, wait=len(entries) < max(1, batch // 2))
 
     @router.subscriber(stream=claim, parser=raw_entries, decoder=as_is,
                        ack_policy=AckPolicy.MANUAL, no_reply=True)

@@ -126,3 +126,41 @@ async def test_a_command_that_crashes_decide_goes_to_the_dead_letter_stream(r, t
     reason = dead[0][1][b"reason"].decode()
     assert "RuntimeError" in reason and int(dead[0][1][b"deliveries"]) >= 2
     assert await r.xpending(keys.cmd(0), protocol.GROUP) == {"pending": 0, "min": None, "max": None, "consumers": []}
+
+
+async def test_a_decision_taken_on_a_state_that_did_not_land_is_taken_again(r, toy, referee_factory):
+    """Pipelined batches: batch N+1 is decided on the state batch N would leave. When N does
+    not land (another referee moved the game on), N+1 must be decided again even if the
+    log's length happens to be the version it expected: else its events would describe a
+    history that never happened and break the hash chain."""
+    from projections.audit import verify
+    from projections.table import advance, empty
+    from services.referee.referee import Referee
+    from tests.integration.support_service import settings
+
+    store = EventStore(r)
+    await store.ensure_group(keys.cmd(0), protocol.GROUP)
+    await referee_factory()  # the other referee, serving the stream
+    mine = Referee(r, store, settings(), 0)  # fed by hand below
+    async with Client(r, timeout=5) as c:
+        gid, tokens, _ = await c.open(toy, preset="2p")
+
+        def entry(seat: int, amount: int) -> tuple[bytes, dict[bytes, bytes]]:
+            env = c.envelope(game_id=gid, game_type="toy", seat=seat, token=tokens[seat],
+                             command=b'{"type":"add","amount":%d}' % amount)
+            return b"0-1", protocol.command_fields(env)
+
+        (probe,) = await mine.handle_batch([entry(1, 1)])  # caches the game at version 2
+        assert isinstance(probe.outcome, Rejected) and probe.outcome.code == "out_of_turn"
+        assert isinstance(await c.act(toy, gid, 0, tokens[0], "add 1"), Accepted)  # the other referee: v3
+        # Decided on the stale cache: seat 0 adds 2 (will conflict), then seat 1 adds 1 on
+        # top of that tentative state, expecting version 3 — the log's length by then.
+        (a,) = await mine.handle_batch([entry(0, 2)], wait=False)
+        (b,) = await mine.handle_batch([entry(1, 1)], wait=False)
+        await mine.drain()
+    assert isinstance(a.outcome, Rejected) and a.outcome.code == "out_of_turn"
+    assert isinstance(b.outcome, Accepted) and b.outcome.seqs == [4]
+    envs = await store.read(gid)
+    assert verify(toy, envs) == []
+    state = advance(empty(gid, toy), envs).state
+    assert (state.total, state.moves) == (2, 2)  # 1 (the other referee) + 1 (seat 1), nothing else
