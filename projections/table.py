@@ -8,8 +8,10 @@ set the metadata; every other envelope goes through the game's own `evolve`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
 from typing import Any
+
+import msgspec
+from msgspec.structs import replace
 
 from events.chain import GENESIS
 from events.codec import META, PayloadCodec
@@ -36,9 +38,12 @@ def decode(game: GameDef, env: Envelope) -> Any:
     return codec(game).decode(env.type, env.v, env.data)
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
-    """One game's log, folded: never mutated, `advance` returns a new Table."""
+class Table(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One game's log, folded: never mutated, `advance` returns a new Table.
+
+    (A Struct, not a dataclass: the referee builds one per command, and a frozen
+    dataclass's __init__ costs several times more. Not tracked by the cyclic GC: it
+    holds values, never a reference back to itself.)"""
 
     game_id: str
     game: GameDef

@@ -118,9 +118,11 @@ class Referee:
         self.new_seed = new_seed
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.secrets: dict[str, bytes] = {}
+        self._tokens: dict[str, dict[int, str]] = {}  # game → seat → its token, once checked
         self.cmd_stream = keys.cmd(shard)
         self.handled = 0
-        self._tail: asyncio.Future[None] | None = None  # the landing of the last batch
+        self._appended: asyncio.Future[None] | None = None  # set once the last batch's append is done
+        self._inflight: set[asyncio.Task[None]] = set()  # landings not finished yet
         # A game's cached state is tentative until its batch lands. When a game's cache is
         # dropped because the log was not what it assumed, its generation goes up (all games'
         # when the epoch does), and every decision taken on the dropped state is taken again
@@ -139,47 +141,62 @@ class Referee:
         """Judge a batch of cmd:{s} entries (id, fields); reply and XACK what was decided.
 
         The batch is decided now, on the cached states as the batches before it left them
-        (tentatively: the append script's version check catches anything that did not land,
-        and those commands are decided again). Landing it (append, replies, XACKs) follows
-        the previous batch's landing. With `wait=False` (the subscriber) this returns once
-        the *previous* batch has landed, so deciding this batch overlaps the previous one's
-        round trip to Redis and at most one batch is in flight; with `wait=True` it returns
-        once this batch has landed.
+        (tentatively: a decision taken on a state that is dropped before it is sent is
+        taken again, and the append script's version check catches the rest). Landing it
+        (append, then replies and XACKs) starts once the previous batch's append is done.
+        With `wait=False` (the subscriber, under a backlog) this returns as soon as the
+        *previous* batch's append is done, so deciding this batch overlaps the previous
+        one's round trips to Redis and at most one batch is decided ahead; with
+        `wait=True` it returns once this batch has landed and its outcomes are sent.
         """
         items = [self._parse(mid, fields) for mid, fields in entries]
         live = [it for it in items if it.outcome is None]
         sent, refused = await self._prepare(live) if live else ([], [])
-        prev = self._tail
-        task = asyncio.ensure_future(self._complete(prev, items, sent, refused, deliveries or {}))
-        self._tail = task
-        task.add_done_callback(lambda t: t.cancelled() or t.exception())  # logged in _complete
+        prev, appended = self._appended, asyncio.get_running_loop().create_future()
+        self._appended = appended
+        task = asyncio.ensure_future(self._complete(prev, appended, items, sent, refused, deliveries or {}))
+        self._inflight.add(task)
+        task.add_done_callback(self._landed)
         if wait:
-            await task
+            await asyncio.wait([task])
+            task.result()
         elif prev is not None:
-            await asyncio.wait([prev])
+            await prev
         return items
 
-    async def drain(self) -> None:
-        """Wait until every batch handed over has landed."""
-        if self._tail is not None:
-            await asyncio.wait([self._tail])
+    def _landed(self, task: asyncio.Task[None]) -> None:
+        self._inflight.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved here; logged in _complete
 
-    async def _complete(self, prev: asyncio.Future[None] | None, items: list[_Item], sent: list, refused: list[_Item],
-                        deliveries: dict[bytes, int]) -> None:
-        if prev is not None:
-            await asyncio.wait([prev])  # its failure is its own (logged there); order is what matters
+    async def drain(self) -> None:
+        """Wait until every batch handed over has landed and its outcomes are sent."""
+        while self._inflight:
+            await asyncio.wait(list(self._inflight))
+
+    async def _complete(self, prev: asyncio.Future[None] | None, appended: asyncio.Future[None], items: list[_Item],
+                        sent: list, refused: list[_Item], deliveries: dict[bytes, int]) -> None:
         try:
+            if prev is not None:
+                await prev  # landings go in batch order (never fails: set in a finally)
             live = await self._land(sent, refused)
             for _ in range(MAX_ROUNDS - 1):
                 if not live:
                     break
                 live = await self._decide_and_append(live)
-            await self._finish(items, deliveries)
         except Exception:
             # Redis went away mid-batch: nothing is acknowledged, so every command of the
             # batch is delivered again (and answered from its record if it had landed).
             log.exception("a batch could not land; its commands stay pending")
             self._forget_all()
+            raise
+        finally:
+            if not appended.done():
+                appended.set_result(None)
+        try:
+            await self._finish(items, deliveries)  # overlaps the next batch's append
+        except Exception:
+            log.exception("the outcomes of a batch could not be sent; its commands stay pending")
             raise
         self.handled += len(items)
 
@@ -325,9 +342,12 @@ class Referee:
         if not 0 <= env.seat < opened.players:
             it.reject(env.game_id, "unknown_seat", f"seat must be 0..{opened.players - 1}")
             return None
-        if protocol.token_hash(env.token) != opened.seat_token_hashes[env.seat]:
-            it.reject(env.game_id, "bad_token", "this token is not the token of that seat in that game")
-            return None
+        seats = self._tokens.get(env.game_id)
+        if seats is None or seats.get(env.seat) != env.token:
+            if protocol.token_hash(env.token) != opened.seat_token_hashes[env.seat]:
+                it.reject(env.game_id, "bad_token", "this token is not the token of that seat in that game")
+                return None
+            self._tokens.setdefault(env.game_id, {})[env.seat] = env.token  # checked: skip the hash next time
         if game.result(table.state) is not None:
             it.reject(env.game_id, "game_over", "the game is over")
             return None
@@ -445,6 +465,7 @@ class Referee:
         while len(self.tables) > self.settings.cache_games:
             old, _ = self.tables.popitem(last=False)
             self.secrets.pop(old, None)
+            self._tokens.pop(old, None)
 
     async def _load(self, game_ids: list[str]) -> None:
         """Rebuild the Tables of games missing from the cache from their logs (one round trip)."""

@@ -26,7 +26,6 @@ import asyncio
 import os
 import random
 import re
-from dataclasses import replace as dc_replace
 from typing import Any
 
 import msgspec
@@ -154,7 +153,7 @@ def check_secrecy(game: Any, envs: list[Any]) -> int:
             leaked = {h for h in hidden(st, seat) if f'"{h}"' in text}
             assert not leaked, f"{game.id} seq {env.seq}: the view of {seat} shows {leaked}"
             other = scramble(st, seat, rng)
-            assert board.doc(dc_replace(table, state=other), seat) == data, \
+            assert board.doc(replace(table, state=other), seat) == data, \
                 f"{game.id} seq {env.seq}: the view of {seat} depends on hidden information"
             checked += 1
     return checked
