@@ -144,18 +144,20 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
             await pipe.execute()
     await pipe.execute()
     svc = RefereeService(Settings(redis_url=url, consumer=unique_consumer("bench"), poll_ms=5), url)
+    referee = svc.referees[0]
     t0 = time.perf_counter()
     await svc.start()
-    reply = keys.replies(client_id)
-    outcomes: list = []
-    last = "0-0"
-    while len(outcomes) < len(envs):
-        for _, rows in await r.xread({reply: last}, block=5, count=1000):
-            for mid, f in rows:
-                last = mid.decode()
-                outcomes += decode_outcomes(f[protocol.OUTCOMES])
+    # Done when the referee has sent every outcome (its own count; reading the replies
+    # meanwhile would put a client's work into the referee's figure). Then the replies
+    # are read and checked: every command answered, none rejected.
+    while referee.handled < len(envs):
+        await asyncio.sleep(0.002)
     rate = len(envs) / (time.perf_counter() - t0)
     await svc.stop()
+    outcomes: list = []
+    for _, f in await r.xrange(keys.replies(client_id)):
+        outcomes += decode_outcomes(f[protocol.OUTCOMES])
+    assert len(outcomes) == len(envs), f"{len(outcomes)} outcomes for {len(envs)} commands"
     rejected = sum(isinstance(o, Rejected) for o in outcomes)
     await r.aclose()
     return rate, rejected

@@ -16,6 +16,8 @@ from events.envelope import Seat
 
 def shard_of(game_id: str, shards: int) -> int:
     """The shard of a game: crc32 of its UTF-8 id modulo the shard count (stable forever)."""
+    if shards == 1:
+        return 0
     if shards < 1:
         raise ValueError(f"shards must be >= 1, got {shards}")
     return zlib.crc32(game_id.encode()) % shards

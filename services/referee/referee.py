@@ -17,6 +17,7 @@ Works through GameDef only; no game is special-cased.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import time
@@ -51,10 +52,15 @@ def ms_clock() -> int:
 
 
 def lookup(game_type: str) -> GameDef | None:
-    """The registered game of this type (the registry is read at call time)."""
-    from games import registry
+    """The registered game of this type (the registry is read at call time: tests add games)."""
+    return _registry().GAMES.get(game_type)
 
-    return registry.GAMES.get(game_type)
+
+@functools.cache
+def _registry() -> Any:
+    from games import registry  # imported on first use, once
+
+    return registry
 
 
 class _Item:
