@@ -178,7 +178,7 @@ async def test_feed_mirrors_every_envelope_with_the_same_fields(
     g1, e1 = await new_game(lab, 2)
     g2, e2 = await new_game(lab, 1)
     c = lab.command()
-    more = events_for(g1, c, e1[-1], 2)
+    more = events_for(g1, c, e1[-1], 2, seat=-1)  # a system event's seat
     assert (await lab.store.append(g1, expected=2, command_id=c, envelopes=more)).status == "ok"
 
     feed = await feed_of(lab.store, lab.shard, {g1, g2})
@@ -189,6 +189,12 @@ async def test_feed_mirrors_every_envelope_with_the_same_fields(
     feed_fields = [f for _, f in raw_feed if f[b"game_id"] == g1.encode()]
     assert feed_fields == [f for _, f in raw_log]
     assert [k.decode() for k in raw_log[0][1]] == list(envelope_to_fields(e1[0]))
+    # Every value exactly as the envelope holds it; integers as decimal strings, including
+    # a negative seat and a 13-digit time (they travel to the script as MessagePack ints).
+    for (_, f), env in zip(raw_log, [*e1, *more]):
+        assert f == {k.encode(): (v if isinstance(v, bytes) else str(v).encode())
+                     for k, v in envelope_to_fields(env).items()}
+    assert all(env.seat == -1 and env.time > 10**12 for env in more)
     # Paging by entry id resumes exactly after the given entry.
     first_id = feed[0][0]
     assert [e for _, e in await lab.store.read_feed(lab.shard, after_id=first_id, count=2)] == [
