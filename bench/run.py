@@ -107,12 +107,19 @@ async def raw_limit(url: str, n: int) -> float:
     return rate
 
 
-async def _prepare(url: str, games: int, players: int, commands: int, tag: str) -> tuple[list[CommandEnvelope], str]:
-    """Open `games` games (through a referee) and script the first `commands` legal commands."""
+async def _prepare(url: str, games: int, players: int, commands: int, tag: str,
+                   serve: bool = True) -> tuple[list[CommandEnvelope], str, list[str]]:
+    """Open `games` games and script the first `commands` legal commands (staggered).
+
+    The games are opened through a referee: one started here (`serve`), or one already
+    running (the latency test's own process, which then holds them in its cache).
+    Returns the commands, the client id they reply to, and the game ids."""
     game = registry.get("seven_wonders")
-    settings = Settings(redis_url=url, consumer=unique_consumer("bench-open"), poll_ms=5)
-    svc = RefereeService(settings, url)
-    await svc.start()
+    svc = None
+    if serve:
+        settings = Settings(redis_url=url, consumer=unique_consumer("bench-open"), poll_ms=5)
+        svc = RefereeService(settings, url)
+        await svc.start()
     r = aioredis.from_url(url)
     store = EventStore(r)
     client_id = f"bench-{tag}-{os.getpid()}"
@@ -127,15 +134,16 @@ async def _prepare(url: str, games: int, players: int, commands: int, tag: str) 
             tokens[gid] = toks
             table = advance(empty(gid, game), await store.read(gid))
             scripts[gid] = script_game(game, table, b"bench%d" % i)
-    await svc.stop()
+    if svc is not None:
+        await svc.stop()
     await r.aclose()
     envs = interleave(game, scripts, tokens, client_id, staggered=True)[:commands]
-    return envs, client_id
+    return envs, client_id, list(scripts)
 
 
 async def referee_drain(url: str, games: int, players: int, commands: int, tag: str) -> tuple[float, int]:
     """(b) commands/s of the referee draining a backlog; also the number rejected (should be 0)."""
-    envs, client_id = await _prepare(url, games, players, commands, tag)
+    envs, client_id, game_ids = await _prepare(url, games, players, commands, tag)
     r = aioredis.from_url(url)
     pipe = r.pipeline(transaction=False)
     for e in envs:
@@ -145,6 +153,9 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
     await pipe.execute()
     svc = RefereeService(Settings(redis_url=url, consumer=unique_consumer("bench"), poll_ms=5), url)
     referee = svc.referees[0]
+    # Like a referee that opened its games, this one holds them in its cache; rebuilding
+    # games from their logs (a referee started onto a backlog) is not what is measured.
+    await referee.preload(game_ids)
     t0 = time.perf_counter()
     await svc.start()
     # Done when the referee has sent every outcome (its own count; reading the replies
@@ -171,7 +182,6 @@ first second fills its caches (game states, payment tables) and is not steady st
 async def latency_at(url: str, rate: float, games: int, players: int, commands: int) -> tuple[float, float, float]:
     """(c) p50/p99 (ms) of publish → outcome at `rate` commands/s, referee in its own
     process, over the commands sent after the first WARMUP_S seconds."""
-    envs, client_id = await _prepare(url, games, players, commands, "lat")
     env = {**os.environ, "REDIS_URL": url, "TABLESTREAM_BATCH": "100"}
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-projector"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -181,6 +191,9 @@ async def latency_at(url: str, rate: float, games: int, players: int, commands: 
             if [k async for k in r.scan_iter(match="alive:referee:*")]:
                 break
             await asyncio.sleep(0.05)
+        # The games are opened through the referee under test, so it holds them as a
+        # running service does.
+        envs, client_id, _ = await _prepare(url, games, players, commands, "lat", serve=False)
         sent: dict[str, int] = {}
         lat: list[int] = []
         measured: list[int] = []
