@@ -25,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import redis.asyncio as aioredis
 from rich.console import Console
@@ -107,9 +108,10 @@ async def raw_limit(url: str, n: int) -> float:
     return rate
 
 
-async def _prepare(url: str, games: int, players: int, commands: int, tag: str,
-                   serve: bool = True) -> tuple[list[CommandEnvelope], str, list[str]]:
-    """Open `games` games and script the first `commands` legal commands (staggered).
+async def _prepare(url: str, games: int, players: int, commands: int, tag: str, serve: bool = True,
+                   concurrent: int | None = None) -> tuple[list[CommandEnvelope], str, list[str]]:
+    """Open `games` games and script the first `commands` legal commands, games staggered
+    so that about `concurrent` (default: all) are in play at once.
 
     The games are opened through a referee: one started here (`serve`), or one already
     running (the latency test's own process, which then holds them in its cache).
@@ -137,7 +139,7 @@ async def _prepare(url: str, games: int, players: int, commands: int, tag: str,
     if svc is not None:
         await svc.stop()
     await r.aclose()
-    envs = interleave(game, scripts, tokens, client_id, staggered=True)[:commands]
+    envs = interleave(game, scripts, tokens, client_id, staggered=True, concurrent=concurrent)[:commands]
     return envs, client_id, list(scripts)
 
 
@@ -177,14 +179,36 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
 WARMUP_S = 1.0
 """Latency is measured after this much sending at the offered rate: the referee process's
 first second fills its caches (game states, payment tables) and is not steady state."""
+MEASURE_S = 3.0
+"""...and over this many seconds after it."""
 
 
-async def latency_at(url: str, rate: float, games: int, players: int,
-                     commands: int) -> tuple[float, float, float, float]:
+class Latency(NamedTuple):
+    """Figures of (c), in ms but `offered` (commands/s)."""
+
+    p50: float  # publish → outcome read by the client
+    p99: float
+    offered: float
+    sender_lag_p99: float  # how late the sender published against its schedule
+    inside_p50: float  # the command's cmd:{s} entry → its reply entry (Redis's clock, 1 ms steps)
+    inside_p99: float
+
+
+def _pct(values: list[Any], q: float) -> Any:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] if values else 0
+
+
+async def latency_at(url: str, rate: float, games: int, players: int, seconds: float = MEASURE_S) -> Latency:
     """(c) p50/p99 (ms) of publish → outcome at `rate` commands/s, referee in its own
-    process, over the commands sent after the first WARMUP_S seconds; also the offered
-    rate and the p99 of how late (ms) the sender published against its schedule."""
-    env = {**os.environ, "REDIS_URL": url, "TABLESTREAM_BATCH": "100"}
+    process, over the commands sent in `seconds` after the first WARMUP_S seconds, with
+    about `games` games in play at every moment (new games start as others go on, so
+    enough games are opened to last the run); also the offered rate, the p99 of how late
+    the sender published against its schedule, and the time from a command's stream entry
+    to its reply's entry by Redis's clock (the service alone, without the client's side)."""
+    commands = int(rate * (WARMUP_S + seconds))
+    total = games + commands // (18 * players) + 1  # 7 Wonders: 18 turns a game
+    env = {**os.environ, "REDIS_URL": url}  # the service as configured (TABLESTREAM_* settings)
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-projector"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     r = aioredis.from_url(url)
@@ -195,10 +219,12 @@ async def latency_at(url: str, rate: float, games: int, players: int,
             await asyncio.sleep(0.05)
         # The games are opened through the referee under test, so it holds them as a
         # running service does.
-        envs, client_id, _ = await _prepare(url, games, players, commands, "lat", serve=False)
+        envs, client_id, _ = await _prepare(url, total, players, commands, "lat", serve=False, concurrent=games)
         sent: dict[str, int] = {}
+        entered: dict[str, int] = {}  # command id → its cmd:{s} entry's time (ms, Redis's clock)
         lat: list[int] = []
         measured: list[int] = []
+        inside: list[int] = []  # cmd:{s} entry → reply entry, in ms (Redis's clock)
         skip = min(int(rate * WARMUP_S), len(envs) // 2)
         steady = {e.command_id for e in envs[skip:]}
         reader = aioredis.from_url(url)
@@ -212,42 +238,50 @@ async def latency_at(url: str, rate: float, games: int, players: int,
                 for _, rows in got:
                     for mid, f in rows:
                         last = mid.decode()
+                        replied = int(last.split("-")[0])
                         for o in decode_outcomes(f[protocol.OUTCOMES]):
                             lat.append(now - sent[o.command_id])
                             if o.command_id in steady:
                                 measured.append(now - sent[o.command_id])
+                                inside.append(replied - entered.get(o.command_id, replied))
 
         task = asyncio.create_task(read())
-        # The sender publishes what is due every millisecond in one pipeline, so that its own
-        # CPU (on the same 2 cores as the referee and Redis) stays small, with the entries
-        # encoded beforehand. A command's clock starts when it is published (the XADD);
-        # how late the sender published against the schedule is reported beside it.
-        fields = [protocol.command_fields(e) for e in envs]
-        interval = 1.0 / rate
-        lag: list[float] = []
-        t0 = time.perf_counter()
-        i = 0
-        while i < len(envs):
-            now_s = time.perf_counter()
-            due_n = min(len(envs), int((now_s - t0) / interval) + 1)
-            if due_n > i:
-                lag.append(now_s - (t0 + i * interval))
-                pipe = r.pipeline(transaction=False)
-                for k in range(i, due_n):
-                    pipe.xadd(keys.cmd(0), fields[k])
-                published = int(time.perf_counter() * 1e9)
-                for k in range(i, due_n):
-                    sent[envs[k].command_id] = published
-                await pipe.execute()
-                i = due_n
-            await asyncio.sleep(0.001)
+        # The sender shares the 2 cores with the referee and Redis, so it is kept lean: every
+        # XADD is encoded to the wire format beforehand, and what is due is written every
+        # millisecond as one block on a connection of its own. A command's clock starts
+        # when it is published; how late the sender published against the schedule is
+        # reported beside the figures.
+        conn = await r.connection_pool.get_connection()
+        try:
+            stream = keys.cmd(0)
+            packed = [b"".join(conn.pack_command("XADD", stream, "*", *(x for kv in protocol.command_fields(e).items()
+                                                                           for x in kv))) for e in envs]
+            interval = 1.0 / rate
+            lag: list[float] = []
+            t0 = time.perf_counter()
+            i = 0
+            while i < len(envs):
+                now_s = time.perf_counter()
+                due_n = min(len(envs), int((now_s - t0) / interval) + 1)
+                if due_n > i:
+                    lag.append(now_s - (t0 + i * interval))
+                    published = int(time.perf_counter() * 1e9)
+                    await conn.send_packed_command(packed[i:due_n], check_health=False)
+                    for k in range(i, due_n):
+                        sent[envs[k].command_id] = published
+                    for k in range(i, due_n):
+                        entry_id = await conn.read_response()
+                        entered[envs[k].command_id] = int(entry_id.split(b"-")[0])
+                    i = due_n
+                await asyncio.sleep(0.001)
+        finally:
+            await r.connection_pool.release(conn)
         offered = len(envs) / (time.perf_counter() - t0)
         await asyncio.wait_for(task, 60)
         await reader.aclose()
-        measured.sort()
-        lag.sort()
-        return (measured[len(measured) // 2] / 1e6, measured[min(len(measured) - 1, int(0.99 * len(measured)))] / 1e6,
-                offered, lag[min(len(lag) - 1, int(0.99 * len(lag)))] * 1e3)
+        return Latency(p50=_pct(measured, 0.5) / 1e6, p99=_pct(measured, 0.99) / 1e6, offered=offered,
+                       sender_lag_p99=_pct(lag, 0.99) * 1e3, inside_p50=_pct(inside, 0.5),
+                       inside_p99=_pct(inside, 0.99))
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -267,9 +301,11 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
         console.print(f"(a) raw limit: {raw:,.0f} commands/s")
         ref, rejected = await referee_drain(url, games, players, commands, "drain")
         console.print(f"(b) referee drain: {ref:,.0f} commands/s ({rejected} rejected)")
-        p50, p99, offered, lag99 = await latency_at(url, ref / 2, games, players, min(commands, int(ref * 5)))
-        console.print(f"(c) latency at {offered:,.0f} commands/s offered: p50 {p50:.2f} ms, p99 {p99:.2f} ms "
-                      f"(the sender published up to {lag99:.1f} ms behind its schedule, p99)")
+        lat = await latency_at(url, ref / 2, games, players)
+        p50, p99 = lat.p50, lat.p99
+        console.print(f"(c) latency at {lat.offered:,.0f} commands/s offered: p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
+                      f"command entry → reply entry p50 {lat.inside_p50} ms, p99 {lat.inside_p99} ms (Redis's "
+                      f"clock, 1 ms steps); the sender published up to {lat.sender_lag_p99:.1f} ms late (p99)")
         off = None
         if aof:
             r = aioredis.from_url(url)

@@ -19,8 +19,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     shards: int = 1
     consumer: str = ""
     """This process's consumer name in the groups; unique per process."""
-    batch: int = 100
-    """Commands read per XREADGROUP."""
+    batch: int = 400
+    """Commands read per XREADGROUP, at most (400 rather than 100: the same drain rate on 2
+    cores, and a shorter latency tail at high load, as a backlog is caught up in fewer batches)."""
     max_deliveries: int = 5
     """A command delivered this often without success goes to the dead-letter stream."""
     claim_idle_ms: int = 5000
@@ -46,7 +47,7 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "redis_url": e.get("REDIS_URL") or None,
         "data_dir": e.get("TABLESTREAM_DATA_DIR", ".tablestream"),
         "shards": int(e.get("SHARDS", "1")),
-        "batch": int(e.get("TABLESTREAM_BATCH", "100")),
+        "batch": int(e.get("TABLESTREAM_BATCH", "400")),
         "max_deliveries": int(e.get("TABLESTREAM_MAX_DELIVERIES", "5")),
         "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),
         "consumer": e.get("TABLESTREAM_CONSUMER") or None,

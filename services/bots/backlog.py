@@ -32,21 +32,23 @@ def script_game(game: GameDef, table: Table, seed: bytes) -> list[tuple[int, Any
 
 
 def interleave(game: GameDef, scripts: dict[str, list[tuple[int, Any]]], tokens: dict[str, list[str]],
-               reply_to: str, *, staggered: bool = False) -> list[CommandEnvelope]:
+               reply_to: str, *, staggered: bool = False, concurrent: int | None = None) -> list[CommandEnvelope]:
     """The games' commands merged into one stream, each game's commands in order.
 
     By default round-robin: every game makes its n-th move in the same round, so they all
-    reach the same stage (say, the end of an age) together. With `staggered`, the i-th of
-    G games starts i/G of a mean game length later, so that once every game has started
-    the games are spread evenly over every stage of play, as in a service where games
-    start at different times; the expensive moments (ends of ages, final scoring) then
-    arrive spread out instead of all at once.
+    reach the same stage (say, the end of an age) together. With `staggered`, games start
+    one after another, the i-th i/C of a mean game length after the first (C: `concurrent`,
+    by default the number of games): once the first game would have ended, about C games
+    are in play at every moment, spread evenly over every stage of play, as in a service
+    where games start at different times; the expensive moments (ends of ages, final
+    scoring) then arrive spread out instead of all at once.
     """
     order = list(scripts)
     mean = sum(len(s) for s in scripts.values()) / max(1, len(scripts))
+    spread = max(1, concurrent or len(order))
     keyed: list[tuple[float, int, int]] = []
     for rank, g in enumerate(order):
-        start = rank * mean / len(order) if staggered else 0.0
+        start = rank * mean / spread if staggered else 0.0
         keyed += [(start + i, rank, i) for i in range(len(scripts[g]))]
     keyed.sort()
     out: list[CommandEnvelope] = []

@@ -45,6 +45,8 @@ log = logging.getLogger("tablestream.referee")
 
 MAX_ROUNDS = 8
 """Conflict retries per batch before leaving a command pending for redelivery."""
+YIELD_EVERY_S = 0.0005
+"""Deciding a batch gives the event loop a turn this often (seconds)."""
 
 
 def ms_clock() -> int:
@@ -260,7 +262,14 @@ class Referee:
         # item that does not land.
         sent: list[tuple[str, _Item, AppendItem, Table]] = []
         refused: list[_Item] = []
+        pause = time.perf_counter() + YIELD_EVERY_S
         for game_id, its in by_game.items():
+            if time.perf_counter() > pause:
+                # Let the previous batch's landing deliver its outcomes instead of waiting
+                # for this whole batch to be decided (between games: a yield inside a
+                # game's chain would change nothing, its decisions are stamped anyway).
+                await asyncio.sleep(0)
+                pause = time.perf_counter() + YIELD_EVERY_S
             table = self.tables.get(game_id)
             stamp = (self._epoch, self._gen.get(game_id, 0))
             for it in its:
