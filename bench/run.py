@@ -62,6 +62,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _pin(pid: int, cpus: set[int] | None) -> None:
+    """Restrict a process (0: this one) to `cpus`; nothing if None or not supported."""
+    if cpus is not None and hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(pid, cpus)
+
+
 async def _start_server(folder: str) -> tuple[subprocess.Popen, str]:
     port = _free_port()
     proc = subprocess.Popen([_server_binary(), str(CONF), "--port", str(port), "--dir", folder,
@@ -199,7 +205,8 @@ def _pct(values: list[Any], q: float) -> Any:
     return values[min(len(values) - 1, int(q * len(values)))] if values else 0
 
 
-async def latency_at(url: str, rate: float, games: int, players: int, seconds: float = MEASURE_S) -> Latency:
+async def latency_at(url: str, rate: float, games: int, players: int, seconds: float = MEASURE_S,
+                     referee_cpus: set[int] | None = None) -> Latency:
     """(c) p50/p99 (ms) of publish → outcome at `rate` commands/s, referee in its own
     process, over the commands sent in `seconds` after the first WARMUP_S seconds, with
     about `games` games in play at every moment (new games start as others go on, so
@@ -211,6 +218,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
     env = {**os.environ, "REDIS_URL": url}  # the service as configured (TABLESTREAM_* settings)
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-projector"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _pin(proc.pid, referee_cpus)
     r = aioredis.from_url(url)
     try:
         for _ in range(400):
@@ -291,17 +299,31 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
         await r.aclose()
 
 
-async def main(settings: Settings, *, games: int, commands: int, players: int, aof: bool) -> None:
+async def main(settings: Settings, *, games: int, commands: int, players: int, aof: bool,
+               pin: bool = False) -> None:
     folder = tempfile.mkdtemp(prefix="ts-bench-")
     proc, url = await _start_server(folder)
+    # --pin: Redis on CPU 0, the referee on CPU 1 (in this process for (a), (b) and (d), in
+    # its own for (c), where this process, the load generator, shares CPU 0 with Redis).
+    pinned = pin and hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
+    mine = os.sched_getaffinity(0) if pinned else None
+    redis_cpu, referee_cpu = (sorted(mine)[:2] if mine else (0, 0))
+    if pinned:
+        _pin(proc.pid, {redis_cpu})
+        _pin(0, {referee_cpu})
     try:
         console.print(f"bench server: {url} (deploy/redis.conf, AOF everysec), {commands} commands, "
-                      f"{games} games of {players} players")
+                      f"{games} games of {players} players"
+                      + (f"; Redis pinned to CPU {redis_cpu}, the referee to CPU {referee_cpu}" if pinned else ""))
         raw = await raw_limit(url, commands)
         console.print(f"(a) raw limit: {raw:,.0f} commands/s")
         ref, rejected = await referee_drain(url, games, players, commands, "drain")
         console.print(f"(b) referee drain: {ref:,.0f} commands/s ({rejected} rejected)")
-        lat = await latency_at(url, ref / 2, games, players)
+        if pinned:
+            _pin(0, {redis_cpu})
+        lat = await latency_at(url, ref / 2, games, players, referee_cpus={referee_cpu} if pinned else None)
+        if pinned:
+            _pin(0, {referee_cpu})
         p50, p99 = lat.p50, lat.p99
         console.print(f"(c) latency at {lat.offered:,.0f} commands/s offered: p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
                       f"command entry → reply entry p50 {lat.inside_p50} ms, p99 {lat.inside_p99} ms (Redis's "
@@ -330,6 +352,7 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
             t.add_row("AOF everysec / AOF off", f"{ref / off:.0%}", "≥ 90%")
         console.print(t)
     finally:
+        _pin(0, mine)
         proc.kill()  # the data is thrown away: no need for a clean AOF flush
         proc.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
