@@ -7,10 +7,14 @@ temporary folder, so it may switch AOF off and on. Prints figures; asserts nothi
 (a) raw: redis-py reads a backlog with XREADGROUP COUNT 100, XADDs one event per command
     and XACKs, one pipeline per read — no rules, no decoding.
 (b) referee: the real referee drains a backlog of legal 7 Wonders commands from many
-    concurrent games (one game's commands in order, games interleaved).
+    concurrent games (one game's commands in order, games staggered over the stages of
+    play), holding the games in its cache as a referee that opened them does.
 (c) latency: publish → outcome at a fixed offered rate of half of (b), with the referee
-    in its own process.
+    in its own process (which opened the games), about as many games in play throughout.
 (d) AOF: (b) again with appendonly off, vs (b) with appendonly yes / appendfsync everysec.
+
+With `pin`, Redis runs on one CPU and the referee on another (the load generator of (c)
+beside Redis).
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ log = logging.getLogger("tablestream.referee")
 
 MAX_ROUNDS = 8
 """Conflict retries per batch before leaving a command pending for redelivery."""
-YIELD_EVERY_S = 0.0002
+YIELD_EVERY_S = 0.0005
 """Deciding a batch gives the event loop a turn this often (seconds)."""
 
 
