@@ -678,11 +678,13 @@ def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200"))
           players: int = typer.Option(5, help="Players per game."),
           aof: bool = typer.Option(True, help="Also compare AOF everysec with AOF off (on a server bench starts)."),
           pin: bool = typer.Option(False, help="Pin Redis and the referee to different CPUs (Linux, 2+ CPUs)."),
+          latency_seconds: float = typer.Option(3.0, min=0.1, help="How long latency is measured (after 1 s of warm-up)."),
           data_dir: Optional[str] = DataDir) -> None:
     """Measure raw Redis limit vs the referee, latency at half load, and the cost of AOF."""
     from bench.run import main as bench_main
 
-    _run(bench_main(_settings(data_dir), games=games, commands=commands, players=players, aof=aof, pin=pin))
+    _run(bench_main(_settings(data_dir), games=games, commands=commands, players=players, aof=aof, pin=pin,
+                    latency_seconds=latency_seconds))
 
 
 def main() -> None:

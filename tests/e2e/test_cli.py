@@ -53,3 +53,14 @@ def test_readme_play_then_verify_replay_export_import_fork_script(tmp_path):
     assert ts("script", str(script), "--strict", data=data, check=False).returncode == 1
     assert ts("projections", "rebuild", data=data).returncode == 0
     assert "ok" in ts("verify", "--all", data=data).stdout
+
+
+def test_bench_prints_every_figure_against_its_target(tmp_path):
+    """`tablestream bench` end to end on a small backlog: it starts its own Redis, and its
+    table has every figure the service issue asks for, with the targets beside them."""
+    p = ts("bench", "--games", "20", "--commands", "1500", "--latency-seconds", "0.3", data=tmp_path)
+    out = p.stdout
+    for row in ("raw limit", "referee / raw", "p50 at half load", "p99 at half load", "AOF everysec / AOF off"):
+        assert row in out, out
+    assert "≥ 40%" in out and "< 10" in out and "≥ 90%" in out
+    assert "(0 rejected)" in out  # every command of the backlog was legal and answered
