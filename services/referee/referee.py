@@ -7,10 +7,10 @@ script (`EventStore.append_batch`: idempotency records, earlier rejections, expe
 versions), re-reads and re-decides the games that met a version conflict, confirms
 rejections against the log, then pipelines the outcomes, the audit entries and the XACKs.
 
-Under a backlog the subscriber hands over full batches with `wait=False`: batch N+1 is
-decided on the states batch N will leave while N is still landing (one batch in flight,
-landings in order). If N does not land as assumed, the game's cached state is dropped and
-every decision taken on it is taken again before anything is sent (`_stale`).
+The subscriber hands over every batch with `wait=False`: batch N+1 is decided on the
+states batch N will leave while N is still landing (one batch decided ahead, landings in
+order). If N does not land as assumed, the game's cached state is dropped and every
+decision taken on it is taken again before anything is sent (`_stale`).
 Works through GameDef only; no game is special-cased.
 """
 
@@ -152,7 +152,7 @@ class Referee:
         (tentatively: a decision taken on a state that is dropped before it is sent is
         taken again, and the append script's version check catches the rest). Landing it
         (append, then replies and XACKs) starts once the previous batch's append is done.
-        With `wait=False` (the subscriber, under a backlog) this returns as soon as the
+        With `wait=False` (the subscriber) this returns as soon as the
         *previous* batch's append is done, so deciding this batch overlaps the previous
         one's round trips to Redis and at most one batch is decided ahead; with
         `wait=True` it returns once this batch has landed and its outcomes are sent.
