@@ -39,6 +39,14 @@ def recent(evolve: Callable[[S, E], S]) -> Callable[[S, E], S]:
         memo[id(event)] = (state, event, out)
         return out
 
+    def remember(state: S, event: E, out: S) -> None:
+        """Record `out` as evolve(state, event), computed by the caller with evolve's own
+        parts (a game that already holds the result of folding an event it just made)."""
+        if len(memo) >= size:
+            memo.clear()
+        memo[id(event)] = (state, event, out)
+
+    evolve_recent.remember = remember  # type: ignore[attr-defined]
     evolve_recent.__doc__ = evolve.__doc__
     evolve_recent.__wrapped__ = evolve  # type: ignore[attr-defined]
     return evolve_recent

@@ -123,8 +123,18 @@ def _pay(cities: tuple[City, ...], coins: tuple[int, ...]) -> tuple[City, ...]:
 
 
 def _turn_resolved(state: State, e: TurnResolved) -> State:
-    s = state
-    for p in e.plays:
-        s = _place(s, p)
-    return replace(s, phase="resolving", cities=_pay(s.cities, e.coins), chosen=(None,) * len(state.cities),
-                   due=e.due)
+    return settle_turn(place_all(state, e.plays), e.coins, e.due)
+
+
+def place_all(state: State, plays: tuple[Play, ...]) -> State:
+    """The first half of TurnResolved: every played card moved to its place (§7 step 4)."""
+    for p in plays:
+        state = _place(state, p)
+    return state
+
+
+def settle_turn(placed: State, coins: tuple[int, ...], due: tuple) -> State:
+    """The second half of TurnResolved, on the state `place_all` returned: coins paid and
+    received, the choices cleared, the decisions owed recorded."""
+    return replace(placed, phase="resolving", cities=_pay(placed.cities, coins), chosen=(None,) * len(placed.cities),
+                   due=due)

@@ -23,7 +23,7 @@ from games.seven_wonders.catalog import (
     vec,
 )
 from games.seven_wonders.commands import Build, BuildFromDiscard, BuildStage, Command_, Decline, Discard
-from games.seven_wonders.evolve import evolve
+from games.seven_wonders.evolve import evolve, place_all, settle_turn
 from games.seven_wonders.events import (
     AgeStarted,
     CardChosen,
@@ -244,14 +244,18 @@ def _choose(state: State, play: Play) -> list[SevenWondersEvent]:
         return events
     chosen = evolve(state, events[0])
     plays = tuple(p for p in chosen.chosen if p is not None)
-    placed = evolve(chosen, TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=(0,) * len(state.cities)))
+    placed = place_all(chosen, plays)  # one-time income counts the cards placed this turn (§7 step 5)
     coins = _settle(state, list(plays), placed.cities)
     due: list[Due] = []
     if state.turn == TURNS:
         due += [_due(state, p.seat, "seventh_card") for p in plays if _has(placed.cities[p.seat], PlaySeventhCard)]
     due += [_due(state, p.seat, "discard_build") for p in plays
             if p.action == "stage" and _stage_has(state, p, BuildFromDiscardEffect)]
-    events.append(TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=coins, due=tuple(due)))
+    resolved = TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=coins, due=tuple(due))
+    events.append(resolved)
+    # evolve(chosen, resolved) is exactly settle_turn(placed, ...) (evolve's own two halves):
+    # handed to evolve's memory so that the cards are not placed a second time.
+    evolve.remember(chosen, resolved, settle_turn(placed, coins, resolved.due))  # type: ignore[attr-defined]
     return _advance(chosen, events[1:], prefix=events[:1])
 
 
