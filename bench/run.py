@@ -302,9 +302,9 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
                 if due_n > i:
                     lag.append(now_s - (t0 + i * interval))
                     published = int(time.perf_counter() * 1e9)
-                    await conn.send_packed_command(packed[i:due_n], check_health=False)
-                    for k in range(i, due_n):
+                    for k in range(i, due_n):  # before the send: the reader may see outcomes at once
                         sent[envs[k].command_id] = published
+                    await conn.send_packed_command(packed[i:due_n], check_health=False)
                     for k in range(i, due_n):
                         entry_id = await conn.read_response()
                         entered[envs[k].command_id] = int(entry_id.split(b"-")[0])
