@@ -12,8 +12,8 @@ definition; change neither without changing `ENVELOPE_FORMAT`.
 
 from __future__ import annotations
 
-from hashlib import sha256
 from collections.abc import Sequence
+from hashlib import sha256
 
 from events.envelope import ENVELOPE_FORMAT, Envelope
 

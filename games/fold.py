@@ -34,16 +34,14 @@ def recent(evolve: Callable[[S, E], S]) -> Callable[[S, E], S]:
         if hit is not None and hit[1] is event and hit[0] is state:
             return hit[2]
         out = evolve(state, event)
-        if len(memo) >= size:
-            memo.clear()  # the second fold follows the first at once: a short memory is enough
-        memo[id(event)] = (state, event, out)
+        remember(state, event, out)
         return out
 
     def remember(state: S, event: E, out: S) -> None:
-        """Record `out` as evolve(state, event), computed by the caller with evolve's own
-        parts (a game that already holds the result of folding an event it just made)."""
+        """Record `out` as evolve(state, event): also for a game that computed it with
+        evolve's own parts (it already holds the result of folding an event it just made)."""
         if len(memo) >= size:
-            memo.clear()
+            memo.clear()  # the second fold follows the first at once: a short memory is enough
         memo[id(event)] = (state, event, out)
 
     evolve_recent.remember = remember  # type: ignore[attr-defined]

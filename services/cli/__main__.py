@@ -674,7 +674,7 @@ async def _rebuild(settings: Settings) -> None:
 # ---------------------------------------------------------------------------- bench
 @app.command()
 def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200")), help="Concurrent games in the backlog."),
-          commands: int = typer.Option(int(os.environ.get("TS_BENCH_COMMANDS", "20000")), help="Commands in each backlog."),
+          commands: int = typer.Option(int(os.environ.get("TS_BENCH_COMMANDS", "20000")), help="Commands in each drain backlog: (a), (b) and (d)."),
           players: int = typer.Option(5, help="Players per game."),
           aof: bool = typer.Option(True, help="Also compare AOF everysec with AOF off (on a server bench starts)."),
           pin: bool = typer.Option(False, help="Pin Redis and the referee to different CPUs (Linux, 2+ CPUs)."),
