@@ -45,8 +45,11 @@ log = logging.getLogger("tablestream.referee")
 
 MAX_ROUNDS = 8
 """Conflict retries per batch before leaving a command pending for redelivery."""
-YIELD_EVERY_S = 0.0005
-"""Deciding a batch gives the event loop a turn this often (seconds)."""
+YIELD_EVERY_S = 0.00002
+"""Deciding a batch gives the event loop a turn this often (seconds): in practice after
+every game (one game's commands take longer). The previous batch's append reply and
+outcomes wait for these turns; at half load, yielding every 0.5 ms instead put a
+millisecond or two on each of those round trips (measured: p50 about 25% higher)."""
 
 
 def ms_clock() -> int:
