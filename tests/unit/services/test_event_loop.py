@@ -1,0 +1,30 @@
+"""The CLI's event loop: uvloop by default, asyncio's own on request (README "Settings")."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import uvloop  # a dependency everywhere but Windows (pyproject marker)
+
+from services.cli.__main__ import _loop_factory, _run
+
+
+def test_the_cli_runs_on_uvloop_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TABLESTREAM_LOOP", raising=False)
+
+    async def which() -> type:
+        return type(asyncio.get_running_loop())
+
+    assert _loop_factory() is uvloop.new_event_loop
+    assert _run(which()) is uvloop.Loop
+
+
+def test_tablestream_loop_asyncio_keeps_the_standard_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLESTREAM_LOOP", "asyncio")
+
+    async def which() -> type:
+        return type(asyncio.get_running_loop())
+
+    assert _loop_factory() is None
+    assert not issubclass(_run(which()), uvloop.Loop)
