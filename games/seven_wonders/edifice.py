@@ -1,0 +1,307 @@
+"""The Edifice expansion's catalog: 15 edifice cards, pawns by player count, debt tokens,
+and the Ur and Carthage boards (placeholders, disabled by default).
+
+Loaded from `seeds/seven_wonders/edifice.json` and validated like the base catalog (a
+malformed row fails naming the file and the row). Every row carries `ref`, the section of
+../shared/rules/seven-wonders-edifice.md it comes from, and `confirmation`, the
+reference's mark: C/C1 confirmed, X conflicting sources (the recommended value, with the
+alternative beside it in `alternative`), P placeholder (Ur and Carthage: one unverified
+fan data file, §12.2; the reference says to keep them disabled until the printed boards
+are checked).
+
+This is the data layer only: the rules engine does not play Edifice yet (README).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from importlib import resources
+from typing import Any, Literal
+
+import msgspec
+
+from games.seven_wonders.catalog import COLORS, RESOURCES, CatalogError
+
+Mark = Literal["C", "C1", "X", "P"]
+
+
+class _Reward(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class GainCoins(_Reward, tag="gain_coins"):
+    """Take `amount` coins from the bank (§9.1)."""
+
+    amount: int
+
+
+class GainShields(_Reward, tag="gain_shields"):
+    """Permanently add `amount` shields (§9.1)."""
+
+    amount: int
+
+
+class GainVictoryToken(_Reward, tag="gain_victory_token"):
+    """One military victory token of `value` (§9.1)."""
+
+    value: int
+
+
+class DiscardOwnDefeatTokens(_Reward, tag="discard_own_defeat_tokens"):
+    """Return every defeat token held at that moment (§9.1)."""
+
+
+class ProduceOneOf(_Reward, tag="produce_one_of"):
+    """From the next turn, one resource of `options` each turn; not sellable (§9.1)."""
+
+    options: str
+
+
+class VpPerOwnWonderStage(_Reward, tag="vp_per_own_wonder_stage"):
+    """End of game: `vp` per wonder stage built (§9.1)."""
+
+    vp: int
+
+
+class VpPerOwnCardOfColour(_Reward, tag="vp_per_own_card_of_colour"):
+    """End of game: `vp` per card of `colour` in the city (§9.1)."""
+
+    colour: str
+    vp: int
+
+
+class VpPerDistinctAgeCardColour(_Reward, tag="vp_per_distinct_age_card_colour"):
+    """End of game: `vp` per distinct colour among the city's Age cards (§9.1)."""
+
+    vp: int
+
+
+class VpPerBrownGreyPair(_Reward, tag="vp_per_brown_grey_pair"):
+    """End of game: `vp` x min(brown, grey) cards in the city (§9.1)."""
+
+    vp: int
+
+
+class RepeatOwnGuild(_Reward, tag="repeat_own_guild"):
+    """End of game: `count` purple card(s) of the city score a second time (§9.1)."""
+
+    count: int
+
+
+Reward = (GainCoins | GainShields | GainVictoryToken | DiscardOwnDefeatTokens | ProduceOneOf | VpPerOwnWonderStage
+          | VpPerOwnCardOfColour | VpPerDistinctAgeCardColour | VpPerBrownGreyPair | RepeatOwnGuild)
+
+
+class _Penalty(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class PayCoins(_Penalty, tag="pay_coins"):
+    """Pay `amount` coins to the bank; payable in full iff coins >= amount (§5.2)."""
+
+    amount: int
+
+
+class DiscardOwnCard(_Penalty, tag="discard_own_card"):
+    """Discard one card of `colour` (the player's choice); payable iff there is one (§5.2)."""
+
+    colour: str
+
+
+class LoseVictoryTokens(_Penalty, tag="lose_victory_tokens"):
+    """Return `count` victory tokens (the player's choice); payable iff held (§5.2)."""
+
+    count: int
+
+
+Penalty = PayCoins | DiscardOwnCard | LoseVictoryTokens
+
+
+class Alternative(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An X row's rejected value (§9.3), kept beside the recommended one."""
+
+    field: str
+    value: Any
+
+
+class EdificeCard(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    age: int
+    cost_coins: int  # the participation cost, always coins (§9.2), paid to the bank (A4)
+    rewards: list[Reward]
+    penalty: Penalty
+    ref: str
+    confirmation: Mark
+    alternative: Alternative | None = None
+    note: str = ""
+
+
+class _StageEffect(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_unknown_fields=True):
+    pass
+
+
+class StagePoints(_StageEffect, tag="points"):
+    amount: int
+
+
+class StageCoins(_StageEffect, tag="coins"):
+    amount: int
+
+
+class StageShields(_StageEffect, tag="shields"):
+    amount: int
+
+
+class StageBuildFromDiscard(_StageEffect, tag="build_from_discard"):
+    pass
+
+
+class StageScienceWildcard(_StageEffect, tag="science_wildcard"):
+    pass
+
+
+class TakePawn(_StageEffect, tag="take_pawn"):
+    """Take one participation pawn of Age `age` (0: the player's choice) from the box (§12.2)."""
+
+    age: int
+
+
+StageEffect = StagePoints | StageCoins | StageShields | StageBuildFromDiscard | StageScienceWildcard | TakePawn
+
+
+class Stage(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    cost: str
+    options: list[list[StageEffect]]  # one alternative: a normal stage; two: pick one when built
+    ref: str
+
+
+class Side(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    stages: list[Stage]
+
+
+class EdificeWonder(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    requires_edifice: bool
+    enabled_by_default: bool
+    starting_resource: str
+    sides: dict[str, Side]
+    ref: str
+    confirmation: Mark
+    note: str = ""
+
+
+class _Table(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    ref: str
+    confirmation: Mark
+
+
+class Players(_Table, frozen=True, kw_only=True):
+    min: int
+    max: int
+
+
+class Pawns(_Table, frozen=True, kw_only=True):
+    by_players: dict[int, int]
+
+
+class Debt(_Table, frozen=True, kw_only=True):
+    by_age: dict[int, int]
+
+
+class PawnFromBox(_Table, frozen=True, kw_only=True):
+    advances_completion: bool
+    uses_once_per_age_participation: bool
+    costs_coins: bool
+    grants_penalty_immunity_for_that_edifice: bool
+    grants_reward_if_edifice_completed_later: bool
+    effect_if_edifice_already_completed_or_resolved: str
+
+
+class _File(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    source: str
+    players: Players
+    pawns_per_edifice: Pawns
+    debt_tokens: Debt
+    ur_pawn_from_box: PawnFromBox
+    edifices: list[EdificeCard]
+    wonders: list[EdificeWonder]
+
+
+FILE = "seeds/seven_wonders/edifice.json"
+
+
+class EdificeCatalog:
+    """The validated Edifice data with the lookups a game needs."""
+
+    def __init__(self, data: _File, digest: str) -> None:
+        self.data = data
+        self.hash = digest
+        self.cards: dict[str, EdificeCard] = {c.id: c for c in data.edifices}
+        self.players = (data.players.min, data.players.max)
+        self.wonders: dict[str, EdificeWonder] = {w.id: w for w in data.wonders}
+        self.ur_pawn_from_box = data.ur_pawn_from_box
+
+    def of_age(self, age: int) -> list[str]:
+        """The ids of the five edifices of an age, in catalog order (§3 step 2)."""
+        return [c.id for c in self.data.edifices if c.age == age]
+
+    def pawns(self, players: int) -> int:
+        """Pawns put on each of the three edifice cards at setup (§10)."""
+        return self.data.pawns_per_edifice.by_players[players]
+
+    def debt(self, age: int) -> int:
+        """The value (negative VP) of that Age's debt token (§11)."""
+        return self.data.debt_tokens.by_age[age]
+
+
+def _check(data: _File) -> None:
+    ids: set[str] = set()
+    for i, c in enumerate(data.edifices):
+        where = f"{FILE}: edifices[{i}] ({c.name})"
+        if c.id in ids:
+            raise CatalogError(f"{where}: duplicate id {c.id!r}")
+        ids.add(c.id)
+        if c.age not in (1, 2, 3):
+            raise CatalogError(f"{where}: age must be 1, 2 or 3")
+        if c.cost_coins < 1 or not c.rewards:
+            raise CatalogError(f"{where}: every edifice has a coin cost and a reward (§9.2)")
+        if (c.confirmation == "X") != (c.alternative is not None):
+            raise CatalogError(f"{where}: an X row, and only an X row, keeps its alternative (§9.3)")
+        for r in c.rewards:
+            if isinstance(r, ProduceOneOf) and (not r.options or any(x not in RESOURCES for x in r.options)):
+                raise CatalogError(f"{where}: bad produce options {r.options!r}")
+            if isinstance(r, VpPerOwnCardOfColour) and r.colour not in COLORS:
+                raise CatalogError(f"{where}: unknown colour {r.colour!r}")
+        if isinstance(c.penalty, DiscardOwnCard) and c.penalty.colour not in COLORS:
+            raise CatalogError(f"{where}: unknown colour {c.penalty.colour!r}")
+    for age in (1, 2, 3):
+        if sum(1 for c in data.edifices if c.age == age) != 5:
+            raise CatalogError(f"{FILE}: expected five edifices of age {age} (§2)")
+    lo, hi = data.players.min, data.players.max
+    if set(data.pawns_per_edifice.by_players) != set(range(lo, hi + 1)):
+        raise CatalogError(f"{FILE}: pawns_per_edifice must cover {lo}..{hi} players (§10)")
+    if set(data.debt_tokens.by_age) != {1, 2, 3} or any(v >= 0 for v in data.debt_tokens.by_age.values()):
+        raise CatalogError(f"{FILE}: one negative debt value per age (§11)")
+    for w in data.wonders:
+        where = f"{FILE}: wonders ({w.id})"
+        if set(w.sides) != {"A", "B"} or w.starting_resource not in RESOURCES:
+            raise CatalogError(f"{where}: sides A and B and a starting resource")
+        if w.confirmation == "P" and w.enabled_by_default:
+            raise CatalogError(f"{where}: a placeholder board stays disabled by default (§0)")
+        for s, side in w.sides.items():
+            for k, st in enumerate(side.stages):
+                if any(r not in RESOURCES for r in st.cost) or not 1 <= len(st.options) <= 2:
+                    raise CatalogError(f"{where} {s} stage {k + 1}: bad cost or options")
+
+
+def load() -> EdificeCatalog:
+    """Read and validate the Edifice seed file shipped in the `seeds` package."""
+    raw = resources.files("seeds").joinpath("seven_wonders").joinpath("edifice.json").read_bytes()
+    try:
+        data = msgspec.json.decode(raw, type=_File)
+    except msgspec.ValidationError as exc:
+        raise CatalogError(f"{FILE}: {exc}") from None
+    _check(data)
+    return EdificeCatalog(data, hashlib.sha256(raw).hexdigest())
