@@ -20,7 +20,17 @@ from typing import Any, Literal
 
 import msgspec
 
-from games.seven_wonders.catalog import COLORS, RESOURCES, CatalogError
+from games.seven_wonders.catalog import (
+    COLORS,
+    RESOURCES,
+    BuildFromDiscard,
+    CatalogError,
+    Coins,
+    Points,
+    ScienceWildcard,
+    Shields,
+    _Effect,
+)
 
 Mark = Literal["C", "C1", "X", "P"]
 
@@ -137,37 +147,14 @@ class EdificeCard(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     note: str = ""
 
 
-class _StageEffect(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_unknown_fields=True):
-    pass
-
-
-class StagePoints(_StageEffect, tag="points"):
-    amount: int
-
-
-class StageCoins(_StageEffect, tag="coins"):
-    amount: int
-
-
-class StageShields(_StageEffect, tag="shields"):
-    amount: int
-
-
-class StageBuildFromDiscard(_StageEffect, tag="build_from_discard"):
-    pass
-
-
-class StageScienceWildcard(_StageEffect, tag="science_wildcard"):
-    pass
-
-
-class TakePawn(_StageEffect, tag="take_pawn"):
+class TakePawn(_Effect, tag="take_pawn"):
     """Take one participation pawn of Age `age` (0: the player's choice) from the box (§12.2)."""
 
     age: int
 
 
-StageEffect = StagePoints | StageCoins | StageShields | StageBuildFromDiscard | StageScienceWildcard | TakePawn
+# The placeholder boards' other stage effects are the base catalog's own.
+StageEffect = Points | Coins | Shields | BuildFromDiscard | ScienceWildcard | TakePawn
 
 
 class Stage(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -67,7 +67,10 @@ def _loop_factory() -> Any:
     """uvloop's event loop unless TABLESTREAM_LOOP=asyncio (or uvloop is not installed):
     measured at half load, the referee's p50 latency about 25% lower than on asyncio's
     own loop (README "Service benchmark")."""
-    if os.environ.get("TABLESTREAM_LOOP", "uvloop") == "asyncio":
+    choice = os.environ.get("TABLESTREAM_LOOP", "uvloop")
+    if choice not in ("uvloop", "asyncio"):
+        raise Exit(USAGE, f"TABLESTREAM_LOOP must be uvloop or asyncio, not {choice!r}")
+    if choice == "asyncio":
         return None
     try:
         import uvloop
@@ -78,7 +81,12 @@ def _loop_factory() -> Any:
 
 def _run(coro: Any) -> Any:
     try:
-        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+        try:
+            factory = _loop_factory()
+        except Exit:
+            coro.close()  # never started: no "never awaited" warning
+            raise
+        with asyncio.Runner(loop_factory=factory) as runner:
             return runner.run(coro)
     except Exit as e:
         if e.args and e.args[0]:

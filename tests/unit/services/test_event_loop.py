@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import typer
 import uvloop  # a dependency everywhere but Windows (pyproject marker)
 
-from services.cli.__main__ import _loop_factory, _run
+from services.cli.__main__ import USAGE, _loop_factory, _run
 
 
 def test_the_cli_runs_on_uvloop_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -28,3 +29,14 @@ def test_tablestream_loop_asyncio_keeps_the_standard_loop(monkeypatch: pytest.Mo
 
     assert _loop_factory() is None
     assert not issubclass(_run(which()), uvloop.Loop)
+
+
+def test_an_unknown_tablestream_loop_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABLESTREAM_LOOP", "trio")
+
+    async def never() -> None:
+        raise AssertionError("must not run")
+
+    with pytest.raises(typer.Exit) as info:
+        _run(never())
+    assert info.value.exit_code == USAGE
