@@ -23,12 +23,14 @@ class Build(Command, tag="build"):
 
 
 class BuildStage(Command, tag="build_stage"):
-    """Use the card to build the next wonder stage (§4 B)."""
+    """Use the card to build the next wonder stage (§4 B). `join`: with the Edifice
+    expansion, also take part in this Age's edifice, paying its coins (Edifice §4)."""
 
     card: str
     left: int | None = None
     right: int | None = None
     free_city: bool = False
+    join: bool = False
 
 
 class Discard(Command, tag="discard"):
@@ -51,5 +53,17 @@ class Decline(Command, tag="decline"):
     free_city: bool = False
 
 
-Command_ = Build | BuildStage | Discard | BuildFromDiscard | Decline
+class GiveUp(Command, tag="give_up"):
+    """Edifice: pay a failed edifice's penalty with this structure of the owed colour (§5.2)."""
+
+    card: str
+
+
+class ReturnTokens(Command, tag="return_tokens"):
+    """Edifice: pay a failed edifice's penalty with these victory tokens (§5.2), by value."""
+
+    tokens: list[int]
+
+
+Command_ = Build | BuildStage | Discard | BuildFromDiscard | Decline | GiveUp | ReturnTokens
 SevenWondersCommand = Command_

@@ -9,7 +9,7 @@ alternative beside it in `alternative`), P placeholder (Ur and Carthage: one unv
 fan data file, §12.2; the reference says to keep them disabled until the printed boards
 are checked).
 
-This is the data layer only: the rules engine does not play Edifice yet (README).
+The rules that use it are in rules.py, evolve.py and scoring.py (option `edifice`).
 """
 
 from __future__ import annotations
@@ -197,6 +197,11 @@ class Debt(_Table, frozen=True, kw_only=True):
     by_age: dict[int, int]
 
 
+class PawnVp(_Table, frozen=True, kw_only=True):
+    by_age: dict[int, int]
+    note: str = ""
+
+
 class PawnFromBox(_Table, frozen=True, kw_only=True):
     advances_completion: bool
     uses_once_per_age_participation: bool
@@ -211,6 +216,7 @@ class _File(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     players: Players
     pawns_per_edifice: Pawns
     debt_tokens: Debt
+    pawn_intrinsic_vp: PawnVp
     ur_pawn_from_box: PawnFromBox
     edifices: list[EdificeCard]
     wonders: list[EdificeWonder]
@@ -237,6 +243,10 @@ class EdificeCatalog:
     def pawns(self, players: int) -> int:
         """Pawns put on each of the three edifice cards at setup (§10)."""
         return self.data.pawns_per_edifice.by_players[players]
+
+    def pawn_vp(self, age: int) -> int:
+        """VP a pawn of that Age is worth by itself at the end (§14 Q1: 0, kept as data)."""
+        return self.data.pawn_intrinsic_vp.by_age[age]
 
     def debt(self, age: int) -> int:
         """The value (negative VP) of that Age's debt token (§11)."""
@@ -271,6 +281,8 @@ def _check(data: _File) -> None:
         raise CatalogError(f"{FILE}: pawns_per_edifice must cover {lo}..{hi} players (§10)")
     if set(data.debt_tokens.by_age) != {1, 2, 3} or any(v >= 0 for v in data.debt_tokens.by_age.values()):
         raise CatalogError(f"{FILE}: one negative debt value per age (§11)")
+    if set(data.pawn_intrinsic_vp.by_age) != {1, 2, 3}:
+        raise CatalogError(f"{FILE}: pawn_intrinsic_vp needs a value per age (§14 Q1)")
     for w in data.wonders:
         where = f"{FILE}: wonders ({w.id})"
         if set(w.sides) != {"A", "B"} or w.starting_resource not in RESOURCES:
@@ -292,3 +304,7 @@ def load() -> EdificeCatalog:
         raise CatalogError(f"{FILE}: {exc}") from None
     _check(data)
     return EdificeCatalog(data, hashlib.sha256(raw).hexdigest())
+
+
+EDIFICE = load()
+"""The catalog the rules use."""

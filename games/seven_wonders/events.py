@@ -15,6 +15,7 @@ from events.base import Event
 
 Via = Literal["resources", "chain", "free_build", "discard_pile", ""]
 Action = Literal["build", "stage", "discard"]
+DueKind = Literal["seventh_card", "discard_build", "edifice_penalty"]
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -23,6 +24,13 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     players: int = 3
     sides: Literal["random", "A", "B"] = "random"
+    # The Edifice expansion (3-7 players). Unset is omitted when encoded, so the games
+    # without it keep their exact stored bytes.
+    edifice: bool | msgspec.UnsetType = msgspec.UNSET
+
+    @property
+    def with_edifice(self) -> bool:
+        return self.edifice is True
 
 
 class WonderPick(msgspec.Struct, frozen=True, gc=False):
@@ -43,13 +51,14 @@ class Play(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     bank: int = 0  # coins paid to the bank (a brown card's 1-coin cost)
     via: Via = ""
     hand: int | None = None  # whose hand the card came from, when not the city's own
+    join: bool | msgspec.UnsetType = msgspec.UNSET  # Edifice: takes part in the Age's edifice (§4)
 
 
 class Due(msgspec.Struct, frozen=True, gc=False):
     """A decision the end of this turn owes a seat (§7 steps 6-7)."""
 
     seat: int  # who decides
-    kind: Literal["seventh_card", "discard_build"]
+    kind: DueKind
     city: int | None = None  # for which city, when not the seat's own (the Free City, §12)
 
 
@@ -104,7 +113,7 @@ class DecisionOpened(Event, tag="decision_opened"):
 
     version: ClassVar[int] = 1
     seat: int
-    kind: Literal["seventh_card", "discard_build"]
+    kind: DueKind
     city: int | None = None
 
 
@@ -169,8 +178,65 @@ class GameEnded(Event, tag="game_ended"):
     choices: tuple[str, ...]  # per seat, e.g. "wildcards: compass, tablet; copied: spies_guild"
 
 
+class EdificesDrawn(Event, tag="edifices_drawn"):
+    """Edifice setup (§3 steps 3-4): one edifice per Age, `pawns` pawns on each card (§10)."""
+
+    version: ClassVar[int] = 1
+    cards: tuple[str, ...]  # [age-1] -> edifice id
+    pawns: int
+    catalog_hash: str  # of seeds/seven_wonders/edifice.json
+
+
+class EdificeJoined(Event, tag="edifice_joined"):
+    """The seats that took part this turn, each with one pawn (§4 A5: from the card while
+    any is left, then from the box); the card's pawns afterwards."""
+
+    version: ClassVar[int] = 1
+    age: int
+    seats: tuple[int, ...]
+    pawns_left: int
+
+
+class EdificeCompleted(Event, tag="edifice_completed"):
+    """The last pawn left the card (§5.1): every holder gets the reward once, at the end of
+    the turn. `coins`, `tokens` (victory tokens gained) and `defeats_returned` per seat."""
+
+    version: ClassVar[int] = 1
+    age: int
+    card: str
+    holders: tuple[int, ...]
+    coins: tuple[int, ...]
+    tokens: tuple[tuple[int, ...], ...]
+    defeats_returned: tuple[int, ...]
+
+
+class EdificeFailed(Event, tag="edifice_failed"):
+    """End of the Age with pawns left on the card (§5.2, B1-B6): what each non-holder paid
+    at once (`coins`, negative; the card it had to `discard`; the victory `tokens_lost`),
+    the debt token each took (`debts`: its value, 0 for none), and who still owes a choice
+    (`owed`: which of several cards of the colour, or which victory tokens)."""
+
+    version: ClassVar[int] = 1
+    age: int
+    card: str
+    coins: tuple[int, ...]
+    discard: tuple[str | None, ...]
+    tokens_lost: tuple[tuple[int, ...], ...]
+    debts: tuple[int, ...]
+    owed: tuple[int, ...]
+
+
+class EdificePenaltyPaid(Event, tag="edifice_penalty_paid"):
+    """A penalised seat's choice (§5.2): the card it discarded, or the tokens it returned."""
+
+    version: ClassVar[int] = 1
+    seat: int
+    card: str | None = None
+    tokens: tuple[int, ...] = ()
+
+
 SevenWondersEvent = (
     GameCreated | AgeStarted | CardChosen | TurnResolved | LastCardsDiscarded | DecisionOpened
     | SeventhCardPlayed | DiscardBuilt | DiscardBuildSkipped | HandsPassed | MilitaryResolved | GameEnded
-    | FreeCityCardDrawn
+    | FreeCityCardDrawn | EdificesDrawn | EdificeJoined | EdificeCompleted | EdificeFailed | EdificePenaltyPaid
 )

@@ -13,6 +13,12 @@ from games.seven_wonders.events import (
     DecisionOpened,
     DiscardBuildSkipped,
     DiscardBuilt,
+    Due,
+    EdificeCompleted,
+    EdificeFailed,
+    EdificeJoined,
+    EdificePenaltyPaid,
+    EdificesDrawn,
     FreeCityCardDrawn,
     GameCreated,
     GameEnded,
@@ -82,6 +88,37 @@ def evolve(state: State, event: SevenWondersEvent) -> State:
         case MilitaryResolved():
             cities = tuple(replace(c, tokens=c.tokens + t) for c, t in zip(state.cities, event.tokens))
             return replace(state, cities=cities)
+        case EdificesDrawn():
+            return replace(state, edifices=event.cards, pawns=(event.pawns,) * len(event.cards),
+                           edifice_status=("project",) * len(event.cards))
+        case EdificeJoined():
+            cities = tuple(replace(c, joined=c.joined + (event.age,)) if i in event.seats else c
+                           for i, c in enumerate(state.cities))
+            return replace(state, cities=cities, pawns=_at(state.pawns, event.age - 1, event.pawns_left))
+        case EdificeCompleted():
+            cities = list(_pay(state.cities, event.coins))
+            for i in event.holders:
+                c = cities[i]
+                kept = c.tokens
+                if event.defeats_returned[i]:
+                    kept = tuple(t for t in kept if t != -1)
+                cities[i] = replace(c, rewards=c.rewards + (event.card,), tokens=kept + event.tokens[i])
+            return replace(state, cities=tuple(cities), edifice_status=_at(state.edifice_status, event.age - 1, "completed"))
+        case EdificeFailed():
+            cities = list(_pay(state.cities, event.coins))
+            pile = state.discard
+            for i, c in enumerate(cities):
+                c = _give_up(c, event.discard[i], event.tokens_lost[i])
+                if event.discard[i] is not None:
+                    pile = pile + (event.discard[i],)
+                cities[i] = replace(c, debts=c.debts + (event.debts[i],)) if event.debts[i] else c
+            return replace(state, cities=tuple(cities), discard=pile, due=state.due + tuple(Due(s, "edifice_penalty") for s in event.owed),
+                           edifice_status=_at(state.edifice_status, event.age - 1, "failed"))
+        case EdificePenaltyPaid():
+            cities = list(state.cities)
+            cities[event.seat] = _give_up(cities[event.seat], event.card, event.tokens)
+            pile = state.discard + ((event.card,) if event.card is not None else ())
+            return replace(state, cities=tuple(cities), discard=pile, pending=None)
         case GameEnded():
             return replace(state, phase="over", scores=event.scores, categories=event.categories,
                            final_coins=event.coins, choices=event.choices)
@@ -116,6 +153,24 @@ def _place(state: State, p: Play) -> State:
         discard = discard + (p.card,)
     cities[p.seat] = c
     return replace(state, hands=tuple(hands), cities=tuple(cities), discard=discard)
+
+
+def _at(values: tuple, i: int, value) -> tuple:
+    return values[:i] + (value,) + values[i + 1:]
+
+
+def _give_up(c: City, card: str | None, tokens: tuple[int, ...]) -> City:
+    """An Edifice penalty paid: a structure leaves the city, victory tokens go back (§5.2)."""
+    if card is not None:
+        built = list(c.built)
+        built.remove(card)
+        c = replace(c, built=tuple(built))
+    if tokens:
+        kept = list(c.tokens)
+        for t in tokens:
+            kept.remove(t)
+        c = replace(c, tokens=tuple(kept))
+    return c
 
 
 def _pay(cities: tuple[City, ...], coins: tuple[int, ...]) -> tuple[City, ...]:

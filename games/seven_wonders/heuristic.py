@@ -30,7 +30,8 @@ from games.seven_wonders.catalog import (
     TradeDiscount,
     vec,
 )
-from games.seven_wonders.commands import Build, BuildFromDiscard, BuildStage, Command_, Discard
+from games.seven_wonders.commands import Build, BuildFromDiscard, BuildStage, Command_, Discard, GiveUp, ReturnTokens
+from games.seven_wonders.edifice import EDIFICE
 from games.seven_wonders.payment import info, ways
 from games.seven_wonders.rules import DEFEAT, DISCARD_COINS, TURNS, VICTORY, find_card, slot, to_act
 from games.seven_wonders.scoring import CATEGORIES, left_of, per, right_of, score_city, shields
@@ -63,6 +64,16 @@ def gain(state: State, seat: int, cmd: Command_) -> int:
     if isinstance(cmd, BuildFromDiscard):  # Halicarnassus: this seat sees the discard pile now
         cid = find_card(state.discard, cmd.card)
         return 0 if cid is None else _built(state, city, cid, paid=0)
+    if isinstance(cmd, GiveUp):  # Edifice penalty: what the structure is worth on the pad now
+        me = state.cities[city]
+        cid = find_card(me.built, cmd.card)
+        if cid is None:
+            return 0
+        cities = list(state.cities)
+        cities[city] = replace(me, built=tuple(c for c in me.built if c != cid))
+        return _standing(tuple(cities), city) - _standing(state.cities, city)
+    if isinstance(cmd, ReturnTokens):
+        return -VP * sum(cmd.tokens)
     if not isinstance(cmd, (Build, BuildStage, Discard)):
         return 0  # Decline
     cid = find_card(cards, cmd.card)
@@ -75,8 +86,12 @@ def gain(state: State, seat: int, cmd: Command_) -> int:
         stages = CATALOG.wonders[me.wonder].sides[me.side].stages
         if me.stages >= len(stages):
             return 0
-        paid = _trade(state, city, vec(stages[me.stages].cost), 0, cmd)
-        return 0 if paid is None else _stage(state, city, paid)
+        join = EDIFICE.cards[state.edifices[state.age - 1]].cost_coins if cmd.join and state.edifices else 0
+        paid = _trade(state, city, vec(stages[me.stages].cost), join, cmd)
+        if paid is None:
+            return 0
+        # Edifice: a pawn spares the Age's penalty; valued as the debt token it may save (§11)
+        return _stage(state, city, paid + join) + (-VP * EDIFICE.debt(state.age) if join else 0)
     card = CATALOG.cards[cid]
     names = info(me).names
     if cmd.free:

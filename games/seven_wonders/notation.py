@@ -5,6 +5,9 @@
     build Aqueduct pay left 2 right 0  build, sending 2 coins left and none right
     build Aqueduct free                Olympia A's free build
     wonder Loom [pay ...]              use Loom to build the next wonder stage
+    wonder Loom [pay ...] join         Edifice: the same, taking part in this Age's edifice
+    give up Barracks                   Edifice: pay a failed edifice's penalty with this card
+    return tokens 3 5                  Edifice: pay it with these victory tokens
     discard Tavern                     discard for 3 coins
     build Temple from discard          Halicarnassus: build from the discard pile
     decline                            Halicarnassus: take nothing
@@ -21,7 +24,16 @@ import msgspec
 
 from games.contract import Rejection
 from games.seven_wonders.catalog import CATALOG, slug
-from games.seven_wonders.commands import Build, BuildFromDiscard, BuildStage, Command_, Decline, Discard
+from games.seven_wonders.commands import (
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    Command_,
+    Decline,
+    Discard,
+    GiveUp,
+    ReturnTokens,
+)
 
 _PAY = re.compile(
     r"^(?P<name>.+?)\s+pay\s+(?:(?P<cheap>cheapest)|(?:left\s+(?P<l>\d+))?\s*(?:right\s+(?P<r>\d+))?)$",
@@ -56,6 +68,17 @@ def _parse(t: str) -> Command_ | Rejection:
     low = rest.lower()
     if verb == "decline" and not rest:
         return Decline()
+    if verb == "give" and low.startswith("up "):
+        card = _card(rest[3:])
+        return card if isinstance(card, Rejection) else GiveUp(card=card)
+    if verb == "return" and low.startswith("tokens"):
+        values = low[len("tokens"):].split()
+        if not values or not all(v.isdigit() for v in values):
+            return Rejection("bad_notation", "write 'return tokens V W' with the values of the victory tokens")
+        return ReturnTokens(tokens=[int(v) for v in values])
+    join = verb in ("wonder", "stage") and low.endswith(" join")
+    if join:
+        rest, low = rest[: -len(" join")], low[: -len(" join")]
     if verb == "discard" and rest:
         card = _card(rest)
         return card if isinstance(card, Rejection) else Discard(card=card)
@@ -84,11 +107,11 @@ def _parse(t: str) -> Command_ | Rejection:
             return card
         if verb == "build":
             return Build(card=card, left=left, right=right, free=free)
-        return BuildStage(card=card, left=left, right=right)
+        return BuildStage(card=card, left=left, right=right, join=join)
     return Rejection(
         "bad_notation",
-        "expected: build CARD [pay cheapest|pay left N right M|free|from discard], wonder CARD [pay ...], "
-        "discard CARD, or decline",
+        "expected: build CARD [pay cheapest|pay left N right M|free|from discard], wonder CARD [pay ...] [join], "
+        "discard CARD, decline, give up CARD, or return tokens V W",
     )
 
 
@@ -115,11 +138,15 @@ def _format(cmd: Command_) -> str:
         case Build():
             return f"build {_display(cmd.card)} {_pay(cmd.left, cmd.right)}"
         case BuildStage():
-            return f"wonder {_display(cmd.card)} {_pay(cmd.left, cmd.right)}"
+            return f"wonder {_display(cmd.card)} {_pay(cmd.left, cmd.right)}" + (" join" if cmd.join else "")
         case Discard():
             return f"discard {_display(cmd.card)}"
         case BuildFromDiscard():
             return f"build {_display(cmd.card)} from discard"
         case Decline():
             return "decline"
+        case GiveUp():
+            return f"give up {_display(cmd.card)}"
+        case ReturnTokens():
+            return "return tokens " + " ".join(str(t) for t in cmd.tokens)
     raise TypeError(f"not a 7 Wonders command: {cmd!r}")

@@ -17,6 +17,7 @@ from itertools import product
 import msgspec
 
 from games.seven_wonders.catalog import CATALOG, MANUFACTURED, RAW, RESOURCES, Produce, TradeDiscount, Vec, vec
+from games.seven_wonders.edifice import EDIFICE, ProduceOneOf
 from games.seven_wonders.state import City
 
 RESOURCE_NAMES = {"W": "wood", "S": "stone", "C": "clay", "O": "ore", "G": "glass", "L": "loom", "P": "papyrus"}
@@ -47,9 +48,9 @@ class Info(msgspec.Struct, frozen=True, gc=False):
     names: frozenset[str]  # names of its structures (duplicate rule, chains)
 
 
-def city_key(c: City) -> tuple[str, str, int, tuple[str, ...]]:
+def city_key(c: City) -> tuple[str, str, int, tuple[str, ...], tuple[str, ...]]:
     """What production and prices depend on (not coins)."""
-    return (c.wonder, c.side, c.stages, c.built)
+    return (c.wonder, c.side, c.stages, c.built, c.rewards)
 
 
 def stage_effects(c: City) -> list:
@@ -64,8 +65,8 @@ def info(c: City) -> Info:
 
 
 @lru_cache(maxsize=8192)
-def _info(key: tuple[str, str, int, tuple[str, ...]]) -> Info:
-    wonder, side, stages, built = key
+def _info(key: tuple[str, str, int, tuple[str, ...], tuple[str, ...]]) -> Info:
+    wonder, side, stages, built, rewards = key
     start = vec(CATALOG.wonders[wonder].sides[side].starting_resource)
     fixed_all = list(start)
     fixed_sell = list(start)
@@ -77,6 +78,10 @@ def _info(key: tuple[str, str, int, tuple[str, ...]]) -> Info:
     effects += [
         ("stage", e) for st in CATALOG.wonders[wonder].sides[side].stages[:stages] for e in st.effects
     ]
+    for cid in rewards:  # Edifice: River Port / Factory, one of several, never sold (§9.1)
+        for r in EDIFICE.cards[cid].rewards:
+            if isinstance(r, ProduceOneOf):
+                either_all.append(r.options)
     for color, e in effects:
         if isinstance(e, Produce):
             sellable = e.tradable and color in ("brown", "grey")

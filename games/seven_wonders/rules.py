@@ -8,6 +8,7 @@ next decision, all written out as events.
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import assert_never
 
 from msgspec.structs import replace
@@ -22,7 +23,25 @@ from games.seven_wonders.catalog import (
     PlaySeventhCard,
     vec,
 )
-from games.seven_wonders.commands import Build, BuildFromDiscard, BuildStage, Command_, Decline, Discard
+from games.seven_wonders.commands import (
+    Build,
+    BuildFromDiscard,
+    BuildStage,
+    Command_,
+    Decline,
+    Discard,
+    GiveUp,
+    ReturnTokens,
+)
+from games.seven_wonders.edifice import (
+    EDIFICE,
+    DiscardOwnCard,
+    DiscardOwnDefeatTokens,
+    GainCoins,
+    GainVictoryToken,
+    LoseVictoryTokens,
+    PayCoins,
+)
 from games.seven_wonders.evolve import evolve, place_all, settle_turn
 from games.seven_wonders.events import (
     AgeStarted,
@@ -31,6 +50,10 @@ from games.seven_wonders.events import (
     DiscardBuildSkipped,
     DiscardBuilt,
     Due,
+    EdificeCompleted,
+    EdificeFailed,
+    EdificeJoined,
+    EdificePenaltyPaid,
     FreeCityCardDrawn,
     GameEnded,
     HandsPassed,
@@ -42,7 +65,7 @@ from games.seven_wonders.events import (
     TurnResolved,
 )
 from games.seven_wonders.payment import Way, info, shortfall_message, stage_effects, ways
-from games.seven_wonders.scoring import CATEGORIES, final_scores, left_of, per, right_of, shields
+from games.seven_wonders.scoring import CATEGORIES, EDIFICE_CATEGORIES, final_scores, left_of, per, right_of, shields
 from games.seven_wonders.state import City, State
 
 DISCARD_COINS = 3  # §4 C
@@ -110,10 +133,12 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
             return Rejection("already_chosen", "you have already chosen your card for this turn")
         return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
     city, cards, owner = slot(state, seat)
-    if cmd.free_city != (city != seat):
+    if getattr(cmd, "free_city", False) != (city != seat):
         if city != seat:
             return Rejection("free_city_decision", "this decision is for the Free City: add 'for free city'")
         return Rejection("own_city_first", "choose for your own city now (the Free City chooses after you, §12)")
+    if state.pending is not None and state.pending.kind == "edifice_penalty":
+        return _pay_penalty(state, city, cmd)
     if state.pending is not None and state.pending.kind == "discard_build":
         match cmd:
             case BuildFromDiscard():
@@ -127,8 +152,9 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
             play = _play(state, city, cmd, cards, owner)
             if isinstance(play, Rejection):
                 return play
-            if state.pending is not None:  # Babylon B's 7th card (§11.5)
-                return _advance(state, [SeventhCardPlayed(play=play, coins=_settle(state, [play]))])
+            if state.pending is not None:  # Babylon B's 7th card (§11.5); a stage may join (Edifice A7)
+                seventh = SeventhCardPlayed(play=play, coins=_settle(state, [play]))
+                return _advance(state, [seventh, *_joined(evolve(state, seventh), (play,))])
             if city != seat:
                 forced = _free_city_forced(state, city, cards, play)
                 if forced is not None:
@@ -136,6 +162,8 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
             return _choose(state, play)
         case BuildFromDiscard() | Decline():
             return Rejection("no_pending_decision", "there is no discard-pile decision to answer now")
+        case GiveUp() | ReturnTokens():
+            return Rejection("no_pending_decision", "there is no edifice penalty to pay now")
         case _:
             assert_never(cmd)
 
@@ -203,10 +231,34 @@ def _resolve(state: State, seat: int, cmd: Build | BuildStage | Discard, cid: st
     side = CATALOG.wonders[me.wonder].sides[me.side]
     if me.stages >= len(side.stages):
         return Rejection("wonder_complete", "every stage of your wonder is built")
-    way = _pay(f"stage {me.stages + 1} of your wonder", vec(side.stages[me.stages].cost), 0, cmd, me, left, right)
+    join = 0
+    if cmd.join:
+        why = join_refusal(state, seat)
+        if why is not None:
+            return Rejection("cannot_join", why)
+        join = EDIFICE.cards[state.edifices[state.age - 1]].cost_coins  # to the bank (Edifice A3, A4)
+    name = f"stage {me.stages + 1} of your wonder" + (" and your part in the edifice" if join else "")
+    way = _pay(name, vec(side.stages[me.stages].cost), join, cmd, me, left, right)
     if isinstance(way, Rejection):
         return way
+    if join:
+        return Play(seat=seat, card=cid, action="stage", left=way.left, right=way.right, bank=join, via="resources",
+                    join=True)
     return Play(seat=seat, card=cid, action="stage", left=way.left, right=way.right, via="resources")
+
+
+def join_refusal(state: State, seat: int) -> str | None:
+    """Why `seat` may not take part in this Age's edifice now (Edifice §4 A2), or None."""
+    if not state.edifices:
+        return "this game is played without the Edifice expansion"
+    if free_city(state) == seat:
+        return "the Free City takes no part in edifices"
+    age = state.age
+    if state.edifice_status[age - 1] != "project" or state.pawns[age - 1] < 1:
+        return "this Age's edifice has no pawn left on its card (A2)"
+    if age in state.cities[seat].joined:
+        return "you have already taken part in this Age's edifice (A2, A6)"
+    return None
 
 
 def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: City, right: City) -> Way | Rejection:
@@ -255,8 +307,39 @@ def _choose(state: State, play: Play) -> list[SevenWondersEvent]:
     events.append(resolved)
     # evolve(chosen, resolved) is exactly settle_turn(placed, ...) (evolve's own two halves):
     # handed to evolve's memory so that the cards are not placed a second time.
-    evolve.remember(chosen, resolved, settle_turn(placed, coins, resolved.due))  # type: ignore[attr-defined]
+    after = settle_turn(placed, coins, resolved.due)
+    evolve.remember(chosen, resolved, after)  # type: ignore[attr-defined]
+    events += _joined(after, plays)
     return _advance(chosen, events[1:], prefix=events[:1])
+
+
+def _joined(state: State, plays: tuple[Play, ...]) -> list[SevenWondersEvent]:
+    """Edifice §4 A5 and §5.1, once the plays are placed: one pawn to each participant (from
+    the card while any is left, then from the box), and the reward to every holder if the
+    card is now empty."""
+    seats = tuple(p.seat for p in plays if p.join is True)
+    if not seats:
+        return []
+    age = state.age
+    left = max(0, state.pawns[age - 1] - len(seats))
+    out: list[SevenWondersEvent] = [EdificeJoined(age=age, seats=seats, pawns_left=left)]
+    if left == 0:
+        after = evolve(state, out[0])
+        holders = tuple(i for i, c in enumerate(after.cities) if age in c.joined)
+        card = EDIFICE.cards[state.edifices[age - 1]]
+        n = len(state.cities)
+        coins, tokens, returned = [0] * n, [()] * n, [0] * n
+        for i in holders:
+            for r in card.rewards:
+                if isinstance(r, GainCoins):
+                    coins[i] += r.amount
+                elif isinstance(r, GainVictoryToken):
+                    tokens[i] += (r.value,)
+                elif isinstance(r, DiscardOwnDefeatTokens):
+                    returned[i] = sum(1 for t in after.cities[i].tokens if t == DEFEAT)
+        out.append(EdificeCompleted(age=age, card=card.id, holders=holders, coins=tuple(coins), tokens=tuple(tokens),
+                                    defeats_returned=tuple(returned)))
+    return out
 
 
 def _due(state: State, city: int, kind) -> Due:
@@ -376,15 +459,19 @@ def _advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWo
             if free_city(state) is not None:
                 push(FreeCityCardDrawn(seat=holder(state)))
             break
+        if state.edifices and state.edifice_status[state.age - 1] == "project":
+            push(_failed(state))  # before the conflicts (Edifice B1); may open decisions
+            continue
         push(_military(state))
         if state.age < 3:
             push(AgeStarted(age=state.age + 1))
             if free_city(state) is not None:
                 push(FreeCityCardDrawn(seat=holder(state)))
         else:
-            scores, notes = final_scores(state.cities)
-            push(GameEnded(categories=CATEGORIES, scores=scores, coins=tuple(c.coins for c in state.cities),
-                           choices=notes))
+            edifice = bool(state.edifices)
+            scores, notes = final_scores(state.cities, edifice)
+            push(GameEnded(categories=EDIFICE_CATEGORIES if edifice else CATEGORIES, scores=scores,
+                           coins=tuple(c.coins for c in state.cities), choices=notes))
         break
     return out
 
@@ -403,6 +490,74 @@ def _military(state: State) -> MilitaryResolved:
             tokens[j].append(VICTORY[state.age])
             tokens[i].append(DEFEAT)
     return MilitaryResolved(age=state.age, shields=strength, tokens=tuple(tuple(t) for t in tokens))
+
+
+def _failed(state: State) -> EdificeFailed:
+    """Edifice §5.2 (B1-B6): pawns left at the end of the Age; every non-holder pays the
+    penalty in full if it can (what needs no choice is paid here), else takes the debt."""
+    age = state.age
+    card = EDIFICE.cards[state.edifices[age - 1]]
+    pen = card.penalty
+    n = len(state.cities)
+    coins, discard, lost, debts, owed = [0] * n, [None] * n, [()] * n, [0] * n, []
+    for i, c in enumerate(state.cities):
+        if age in c.joined:
+            continue  # a holder pays nothing (B4)
+        if isinstance(pen, PayCoins):
+            if c.coins >= pen.amount:
+                coins[i] = -pen.amount
+            else:
+                debts[i] = EDIFICE.debt(age)
+        elif isinstance(pen, DiscardOwnCard):
+            mine = penalty_cards(c, pen.colour)
+            if not mine:
+                debts[i] = EDIFICE.debt(age)
+            elif len(mine) == 1:
+                discard[i] = mine[0]
+            else:
+                owed.append(i)
+        else:
+            ways_ = penalty_token_sets(c, pen.count)
+            if not ways_:
+                debts[i] = EDIFICE.debt(age)
+            elif len(ways_) == 1:
+                lost[i] = ways_[0]
+            else:
+                owed.append(i)
+    return EdificeFailed(age=age, card=card.id, coins=tuple(coins), discard=tuple(discard), tokens_lost=tuple(lost),
+                         debts=tuple(debts), owed=tuple(owed))
+
+
+def penalty_cards(city: City, colour: str) -> list[str]:
+    """The structures of `colour` a penalised city may give up (§5.2)."""
+    return sorted(cid for cid in city.built if CATALOG.cards[cid].color == colour)
+
+
+def penalty_token_sets(city: City, k: int) -> list[tuple[int, ...]]:
+    """The distinct sets of `k` victory tokens (by value) a city may return (§5.2): defeat
+    tokens never count; none if it holds fewer than `k`."""
+    wins = sorted(t for t in city.tokens if t > 0)
+    return sorted(set(combinations(wins, k))) if len(wins) >= k else []
+
+
+def _pay_penalty(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | Rejection:
+    """The owed choice of a failed edifice's penalty (§5.2): which card, or which tokens."""
+    pen = EDIFICE.cards[state.edifices[state.age - 1]].penalty
+    city = state.cities[seat]
+    if isinstance(pen, DiscardOwnCard):
+        if not isinstance(cmd, GiveUp):
+            return Rejection("decision_pending", f"give up one of your {pen.colour} structures (the edifice failed)")
+        cid = find_card(tuple(penalty_cards(city, pen.colour)), cmd.card)
+        if cid is None:
+            return Rejection("not_eligible", f"{_name(cmd.card)} is not one of your {pen.colour} structures")
+        return _advance(state, [EdificePenaltyPaid(seat=seat, card=cid)])
+    assert isinstance(pen, LoseVictoryTokens)
+    if not isinstance(cmd, ReturnTokens):
+        return Rejection("decision_pending", f"return {pen.count} of your victory tokens (the edifice failed)")
+    chosen = tuple(sorted(cmd.tokens))
+    if chosen not in penalty_token_sets(city, pen.count):
+        return Rejection("not_eligible", f"return {pen.count} victory tokens you hold, by value")
+    return _advance(state, [EdificePenaltyPaid(seat=seat, tokens=chosen)])
 
 
 def eligible_discards(state: State, seat: int) -> list[str]:
@@ -442,6 +597,12 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
         return []
     city, cards, _ = slot(state, seat)
     fc = city != seat
+    if state.pending is not None and state.pending.kind == "edifice_penalty":
+        pen = EDIFICE.cards[state.edifices[state.age - 1]].penalty
+        if isinstance(pen, DiscardOwnCard):
+            return [GiveUp(card=CATALOG.key[c]) for c in penalty_cards(state.cities[city], pen.colour)]
+        assert isinstance(pen, LoseVictoryTokens)
+        return [ReturnTokens(tokens=list(t)) for t in penalty_token_sets(state.cities[city], pen.count)]
     if state.pending is not None and state.pending.kind == "discard_build":
         keys = sorted({CATALOG.key[c] for c in eligible_discards(state, city)})
         return [*(BuildFromDiscard(card=k, free_city=fc) for k in keys), Decline(free_city=fc)]
@@ -450,8 +611,13 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
     names = info(me).names
     side = CATALOG.wonders[me.wonder].sides[me.side]
     stage_ways: tuple[Way, ...] = ()
+    join_ways: tuple[Way, ...] = ()
     if me.stages < len(side.stages):
-        stage_ways = tuple(w for w in ways(vec(side.stages[me.stages].cost), me, left, right) if w.total <= me.coins)
+        all_ways = ways(vec(side.stages[me.stages].cost), me, left, right)
+        stage_ways = tuple(w for w in all_ways if w.total <= me.coins)
+        if state.edifices and join_refusal(state, city) is None:  # Edifice §4: join with the stage
+            price = EDIFICE.cards[state.edifices[state.age - 1]].cost_coins
+            join_ways = tuple(w for w in all_ways if w.total + price <= me.coins)
     free = free_build_ready(state, city)
     out: list[Command_] = []
     discards: list[Command_] = []
@@ -474,6 +640,7 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
                 out.append(Build(card=key, free=True, free_city=fc))
         if not (forced and chain):
             out.extend(BuildStage(card=key, left=w.left, right=w.right, free_city=fc) for w in stage_ways)
+            out.extend(BuildStage(card=key, left=w.left, right=w.right, join=True) for w in join_ways)
             discards.append(Discard(card=key, free_city=fc))
         if not forced:
             out.append(discards.pop())

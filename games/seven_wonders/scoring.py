@@ -15,10 +15,21 @@ from games.seven_wonders.catalog import (
     ScienceWildcard,
     Shields,
 )
+from games.seven_wonders.edifice import (
+    EDIFICE,
+    GainShields,
+    RepeatOwnGuild,
+    VpPerBrownGreyPair,
+    VpPerDistinctAgeCardColour,
+    VpPerOwnCardOfColour,
+    VpPerOwnWonderStage,
+)
 from games.seven_wonders.payment import stage_effects
 from games.seven_wonders.state import City, State
 
 CATEGORIES = ("military", "treasury", "wonder", "civilian", "science", "commercial", "guilds")
+EDIFICE_CATEGORIES = CATEGORIES + ("edifice",)
+"""With the Edifice expansion: one more line, debt tokens plus the edifices' VP rewards (§7)."""
 SYMBOLS = ("compass", "gear", "tablet")
 
 
@@ -55,9 +66,28 @@ def per(effect: PointsPer, cities: tuple[City, ...], seat: int, extra_purple: in
 
 
 def shields(city: City) -> int:
-    """Military strength: shields of red cards and of wonder stages (§8)."""
+    """Military strength: shields of red cards and of wonder stages (§8), and of completed
+    edifices (Edifice §9.1 gain_shields)."""
     total = sum(e.amount for cid in city.built for e in CATALOG.cards[cid].effects if isinstance(e, Shields))
+    total += sum(r.amount for cid in city.rewards for r in EDIFICE.cards[cid].rewards if isinstance(r, GainShields))
     return total + sum(e.amount for e in stage_effects(city) if isinstance(e, Shields))
+
+
+def edifice_points(city: City) -> int:
+    """Edifice §7: debt tokens, and the VP rewards of the completed edifices the city holds
+    a pawn of, on the city as it stands (Agora's repeated guild is chosen in score_city)."""
+    total = sum(city.debts) + sum(EDIFICE.pawn_vp(a) for a in city.joined)  # pawns: 0 VP (§14 Q1)
+    for cid in city.rewards:
+        for r in EDIFICE.cards[cid].rewards:
+            if isinstance(r, VpPerOwnWonderStage):
+                total += r.vp * city.stages
+            elif isinstance(r, VpPerOwnCardOfColour):
+                total += r.vp * count(city, r.colour)
+            elif isinstance(r, VpPerDistinctAgeCardColour):
+                total += r.vp * len({CATALOG.cards[c].color for c in city.built})
+            elif isinstance(r, VpPerBrownGreyPair):
+                total += r.vp * min(count(city, "brown"), count(city, "grey"))
+    return total
 
 
 def science_points(symbols: tuple[int, int, int], wildcards: int) -> tuple[int, tuple[str, ...]]:
@@ -92,8 +122,9 @@ def _guild_points(card_id: str, cities: tuple[City, ...], seat: int, extra_purpl
     )
 
 
-def score_city(cities: tuple[City, ...], seat: int) -> tuple[tuple[int, ...], str]:
-    """The seven categories of one seat (§9), and a note of the choices made for it."""
+def score_city(cities: tuple[City, ...], seat: int, edifice: bool = False) -> tuple[tuple[int, ...], str]:
+    """The seven categories of one seat (§9), the eighth (`edifice`, §7 of the Edifice
+    reference) when the expansion is played, and a note of the choices made for it."""
     n = len(cities)
     city = cities[seat]
     military = sum(city.tokens)
@@ -119,12 +150,21 @@ def score_city(cities: tuple[City, ...], seat: int) -> tuple[tuple[int, ...], st
         for nb in (left_of(seat, n), right_of(seat, n)):
             theirs.update(cid for cid in cities[nb].built if CATALOG.cards[cid].guild)
         copies += sorted(theirs)
-    best: tuple[int, int, int, tuple[str, ...], str | None] | None = None
-    for copy in copies:
+    # Edifice Agora (§9.1 repeat_own_guild): one purple card of the city applies again,
+    # chosen together with the rest to maximise the total; its points go to the edifice line.
+    repeats: list[str | None] = [None]
+    if any(isinstance(r, RepeatOwnGuild) for cid in city.rewards for r in EDIFICE.cards[cid].rewards):
+        repeats += sorted({cid for cid in city.built if CATALOG.cards[cid].guild})
+    best: tuple[int, int, int, tuple[str, ...], str | None, int, str | None] | None = None
+    for copy, repeat in product(copies, repeats):
         extra_wild = 0
         extra_guild = 0
+        again = 0
+        if repeat is not None:
+            extra_wild += sum(1 for e in CATALOG.cards[repeat].effects if isinstance(e, ScienceWildcard))
+            again = _guild_points(repeat, cities, seat, extra_purple=1 if copy is not None else 0)
         if copy is not None:
-            extra_wild = sum(1 for e in CATALOG.cards[copy].effects if isinstance(e, ScienceWildcard))
+            extra_wild += sum(1 for e in CATALOG.cards[copy].effects if isinstance(e, ScienceWildcard))
             extra_guild = _guild_points(copy, cities, seat, extra_purple=1)
             # our own guilds that count our purple cards see the copy too
             extra_guild += sum(
@@ -135,23 +175,28 @@ def score_city(cities: tuple[City, ...], seat: int) -> tuple[tuple[int, ...], st
                 if isinstance(e, PointsPer) and "purple" in e.count and "self" in e.cities
             )
         sci, pick = science_points(symbols, wild + extra_wild)
-        key = sci + extra_guild
+        key = sci + extra_guild + again
         if best is None or key > best[0]:
-            best = (key, sci, extra_guild, pick, copy)
+            best = (key, sci, extra_guild, pick, copy, again, repeat)
     assert best is not None
-    _, science, extra_guild, pick, copy = best
+    _, science, extra_guild, pick, copy, again, repeat = best
     guilds += extra_guild
     notes = []
     if pick:
         notes.append("wildcards: " + ", ".join(pick))
     if copy is not None:
         notes.append("copied: " + copy)
-    return (military, treasury, wonder, civilian, science, commercial, guilds), "; ".join(notes)
+    if repeat is not None:
+        notes.append("repeated: " + repeat)
+    row = (military, treasury, wonder, civilian, science, commercial, guilds)
+    if edifice:
+        row += (edifice_points(city) + again,)
+    return row, "; ".join(notes)
 
 
-def final_scores(cities: tuple[City, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
+def final_scores(cities: tuple[City, ...], edifice: bool = False) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
     """Every seat's categories and choice notes."""
-    out = [score_city(cities, s) for s in range(len(cities))]
+    out = [score_city(cities, s, edifice) for s in range(len(cities))]
     return tuple(o[0] for o in out), tuple(o[1] for o in out)
 
 

@@ -9,8 +9,10 @@ import msgspec
 from games.contract import Seed
 from games.rng import RNG_NAME, Rng
 from games.seven_wonders.catalog import CATALOG, CATALOG_HASH
+from games.seven_wonders.edifice import EDIFICE
 from games.seven_wonders.events import (
     AgeStarted,
+    EdificesDrawn,
     FreeCityCardDrawn,
     GameCreated,
     Options,
@@ -26,6 +28,7 @@ PRESETS: dict[str, Options] = {
     **{f"{n}p": Options(players=n) for n in range(3, 8)},
     **{f"{n}p_side_a": Options(players=n, sides="A") for n in range(3, 8)},
     **{f"{n}p_side_b": Options(players=n, sides="B") for n in range(3, 8)},
+    **{f"{n}p_edifice": Options(players=n, edifice=True) for n in range(3, 8)},
 }
 
 
@@ -37,11 +40,15 @@ class Fixture(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
     wonders: tuple[WonderPick, ...]
     deals: tuple[tuple[tuple[str, ...], ...], ...]
+    edifices: tuple[str, ...] = ()  # with the Edifice expansion: [age-1] -> edifice id
 
 
 def _check_options(options: Options) -> None:
     if not 2 <= options.players <= 7:
         raise ValueError(f"7 Wonders is for 3 to 7 players (2 with the Free City), not {options.players}")
+    lo, hi = EDIFICE.players
+    if options.with_edifice and not lo <= options.players <= hi:
+        raise ValueError(f"the Edifice expansion is for {lo} to {hi} players (Edifice §3 step 6)")
 
 
 def cities_of(options: Options) -> int:
@@ -61,7 +68,11 @@ def deal(options: Options, seed: bytes) -> Fixture:
         deck = sorted(CATALOG.deck(age, n)) + (sorted(guilds) if age == 3 else [])
         deck = Rng(seed, f"age{age}").shuffled(deck)
         deals.append(tuple(tuple(deck[HAND * s : HAND * (s + 1)]) for s in range(n)))
-    return Fixture(wonders=tuple(WonderPick(b, s) for b, s in zip(boards, sides)), deals=tuple(deals))  # type: ignore[arg-type]
+    # Edifice §3 steps 2-3: one card at random from each Age's five
+    edifices = tuple(Rng(seed, f"edifice{age}").sample(EDIFICE.of_age(age), 1)[0] for age in (1, 2, 3)) \
+        if options.with_edifice else ()
+    return Fixture(wonders=tuple(WonderPick(b, s) for b, s in zip(boards, sides)), deals=tuple(deals),  # type: ignore[arg-type]
+                   edifices=edifices)
 
 
 def check_fixture(options: Options, fx: Fixture) -> None:
@@ -87,6 +98,11 @@ def check_fixture(options: Options, fx: Fixture) -> None:
         guilds = [c for c in cards if CATALOG.cards[c].guild]
         if len(guilds) != (n + 2 if age == 3 else 0) or len(set(guilds)) != len(guilds):
             raise ValueError(f"age {age}: expected {n + 2 if age == 3 else 0} distinct guilds (§2.2)")
+    if options.with_edifice:
+        if len(fx.edifices) != 3 or any(e not in EDIFICE.of_age(a) for a, e in enumerate(fx.edifices, 1)):
+            raise ValueError("an Edifice fixture names one edifice of each Age, in Age order")
+    elif fx.edifices:
+        raise ValueError("edifices in a fixture of a game without the Edifice expansion")
 
 
 def setup(options: Options, source: Seed | Fixture) -> list[SevenWondersEvent]:
@@ -100,6 +116,7 @@ def setup(options: Options, source: Seed | Fixture) -> list[SevenWondersEvent]:
     return [
         GameCreated(options=options, wonders=fx.wonders, deals=fx.deals, rules_version=RULES_VERSION,
                     catalog_hash=CATALOG_HASH, rng=RNG_NAME),
+        *([EdificesDrawn(cards=fx.edifices, pawns=EDIFICE.pawns(options.players), catalog_hash=EDIFICE.hash)] if options.with_edifice else []),
         AgeStarted(age=1),
         *([FreeCityCardDrawn(seat=0)] if options.players == 2 else []),
     ]

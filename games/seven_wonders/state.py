@@ -20,6 +20,11 @@ class City(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     stage_cards: tuple[str, ...] = ()  # the cards tucked under the board (hidden)
     tokens: tuple[int, ...] = ()
     free_build_age: int = 0  # the age in which Olympia A's free build was last used
+    # Edifice (all empty without it)
+    joined: tuple[int, ...] = ()  # the Ages whose edifice this city holds a pawn of
+    rewards: tuple[str, ...] = ()  # completed edifices it holds a pawn of: their lasting
+    # rewards (shields, production, end-game VP) are read from the catalog (§9.1)
+    debts: tuple[int, ...] = ()  # debt tokens (negative VP, §11)
 
 
 Phase = Literal["new", "choose", "resolving", "over"]
@@ -45,6 +50,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     categories: tuple[str, ...] = ()
     final_coins: tuple[int, ...] = ()
     choices: tuple[str, ...] = ()
+    edifices: tuple[str, ...] = ()  # Edifice: [age-1] -> edifice id (empty: not played)
+    pawns: tuple[int, ...] = ()  # [age-1] -> pawns left on that card
+    edifice_status: tuple[str, ...] = ()  # [age-1] -> "project", "completed" or "failed"
 
 
 INITIAL = State()

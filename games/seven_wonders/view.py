@@ -12,6 +12,7 @@ import msgspec
 
 from games.contract import Result
 from games.seven_wonders.catalog import CATALOG
+from games.seven_wonders.edifice import EDIFICE
 from games.seven_wonders.events import Play
 from games.seven_wonders.rules import free_city, holder, to_act
 from games.seven_wonders.scoring import result, shields
@@ -32,6 +33,19 @@ class CityView(msgspec.Struct, frozen=True, kw_only=True):
     shields: int
     hand_size: int
     chosen: bool
+    # Edifice only (unset, so absent, without it): the Ages whose edifice it holds a pawn
+    # of, the completed edifices it holds (rewards), its debt tokens
+    joined: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
+    rewards: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
+    debts: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
+
+
+class EdificeView(msgspec.Struct, frozen=True, kw_only=True):
+    """The three edifices, open information from the start (Edifice §3)."""
+
+    cards: tuple[str, ...]  # [age-1] -> edifice id
+    pawns: tuple[int, ...]  # pawns left on each card
+    status: tuple[str, ...]  # project, completed or failed
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True):
@@ -56,6 +70,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     discard: tuple[str, ...] | None = None
     result: Result | None = None
     choices: tuple[str, ...] = ()
+    edifices: EdificeView | msgspec.UnsetType = msgspec.UNSET
 
 
 def view(state: State, seat: int | None) -> View:
@@ -65,12 +80,15 @@ def view(state: State, seat: int | None) -> View:
     pending = state.pending.kind if own else None  # type: ignore[union-attr]
     fc = free_city(state)
     holds = holder(state) if fc is not None and state.phase == "choose" else None
+    ed = bool(state.edifices)
+    unset = msgspec.UNSET
     cities = tuple(
         CityView(
             seat=i, wonder=c.wonder, side=c.side, coins=c.coins, built=c.built, stages=c.stages,
             stages_total=len(CATALOG.wonders[c.wonder].sides[c.side].stages), tokens=c.tokens,
             shields=shields(c), hand_size=len(state.hands[i]) if state.hands else 0,
             chosen=bool(state.chosen) and state.chosen[i] is not None,
+            joined=c.joined if ed else unset, rewards=c.rewards if ed else unset, debts=c.debts if ed else unset,
         )
         for i, c in enumerate(state.cities)
     )
@@ -94,6 +112,7 @@ def view(state: State, seat: int | None) -> View:
         discard=tuple(sorted(state.discard)) if pending == "discard_build" else None,
         result=result(state),
         choices=state.choices,
+        edifices=EdificeView(cards=state.edifices, pawns=state.pawns, status=state.edifice_status) if ed else unset,
     )
 
 
@@ -118,6 +137,15 @@ def render(v: View) -> str:
             f"shields {c.shields}, tokens {toks}{mark}"
         )
         lines.append(f"    {_names(c.built)}")
+        if c.joined:
+            lines.append(f"    edifice pawns of Age {', '.join(str(a) for a in c.joined)}"
+                         + (f"; debts {' '.join(str(d) for d in c.debts)}" if c.debts else ""))
+        elif c.debts:
+            lines.append(f"    debts {' '.join(str(d) for d in c.debts)}")
+    if v.edifices:
+        parts = [f"{EDIFICE.cards[e].name} ({'I' * a}: " + (f"{p} pawns left" if st == "project" else st) + ")"
+                 for a, (e, p, st) in enumerate(zip(v.edifices.cards, v.edifices.pawns, v.edifices.status), 1)]
+        lines.append("edifices: " + ", ".join(parts))
     lines.append(f"discard pile: {v.discard_size} cards")
     if v.hand is not None:
         lines.append(f"your hand: {_names(v.hand)}")
@@ -131,6 +159,8 @@ def render(v: View) -> str:
         lines.append("you may play your last card (Babylon)")
     if v.discard is not None:
         lines.append(f"you may build one card of the discard pile for free: {_names(v.discard)}")
+    if v.pending == "edifice_penalty":
+        lines.append("the edifice failed: give up a card of its colour, or return victory tokens (see legal commands)")
     if v.result is not None:
         cats = " ".join(c[:4] for c in v.result.categories)
         lines.append(f"scores ({cats}):")

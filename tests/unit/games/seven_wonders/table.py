@@ -57,14 +57,17 @@ def _deal(n: int, age: int, plan: dict[tuple[int, int], list[str]]) -> tuple[tup
 class Table:
     """A game in progress, driven turn by turn."""
 
-    def __init__(self, boards: list[str] | None = None, sides: str = "A", plan=None, n: int | None = None):
+    def __init__(self, boards: list[str] | None = None, sides: str = "A", plan=None, n: int | None = None,
+                 edifices: tuple[str, str, str] | None = None):
         boards = boards or list(BOARDS[: n or 3])
         self.n = len(boards)
         self.plan = plan or {}
         self.reserved = {c for cards in self.plan.values() for c in cards if c}
         picks = tuple(WonderPick(b, s) for b, s in zip(boards, sides * self.n if len(sides) == 1 else sides))
-        fx = Fixture(wonders=picks, deals=tuple(_deal(self.n, a, self.plan) for a in (1, 2, 3)))
-        self.events = list(GAME.setup(Options(players=self.n), fx))
+        fx = Fixture(wonders=picks, deals=tuple(_deal(self.n, a, self.plan) for a in (1, 2, 3)),
+                     edifices=edifices or ())
+        options = Options(players=self.n, edifice=True) if edifices else Options(players=self.n)
+        self.events = list(GAME.setup(options, fx))
         self.state = replay(GAME, self.events)
 
     def city(self, seat: int):
@@ -111,7 +114,12 @@ class Table:
         while self.state.age == age and self.state.phase != "over":
             if self.state.pending is not None:
                 seat = self.state.pending.seat
-                got = self.act(seat, "decline" if self.state.pending.kind == "discard_build" else self.filler(seat))
+                kind = self.state.pending.kind
+                if kind == "edifice_penalty":  # the first legal way to pay (Edifice §5.2)
+                    move = GAME.format_command(GAME.legal_commands(self.state, seat)[0])
+                else:
+                    move = "decline" if kind == "discard_build" else self.filler(seat)
+                got = self.act(seat, move)
                 assert not isinstance(got, Rejection), got
             else:
                 self.turn()

@@ -1,0 +1,274 @@
+"""The Edifice expansion's rules: ../shared/rules/seven-wonders-edifice.md §3, §4 (A1-A8),
+§5 (B1-B6), §7, §10, §11, §13 and §14 (Q-rows), played through `decide` on fixtures."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from games.contract import Rejection, Seed
+from games.fold import replay
+from games.seven_wonders import GAME
+from games.seven_wonders.edifice import EDIFICE
+from games.seven_wonders.events import (
+    DecisionOpened,
+    EdificeCompleted,
+    EdificeFailed,
+    EdificeJoined,
+    EdificePenaltyPaid,
+    EdificesDrawn,
+    MilitaryResolved,
+    Options,
+    TurnResolved,
+)
+from games.seven_wonders.scoring import EDIFICE_CATEGORIES
+
+from .table import Table
+
+
+def code(got) -> str | None:
+    return got.code if isinstance(got, Rejection) else None
+
+
+# --- setup (§3, §10, Q16) -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
+def test_setup_draws_one_edifice_per_age_with_the_pawns_of_the_player_count(players: int) -> None:
+    """§3 steps 2-4 and §10: one random edifice of each Age, 2/3/3/4/5 pawns on each card."""
+    events = GAME.setup(GAME.presets[f"{players}p_edifice"], Seed(b"edifice"))
+    drawn = next(e for e in events if isinstance(e, EdificesDrawn))
+    assert [EDIFICE.cards[c].age for c in drawn.cards] == [1, 2, 3]
+    assert drawn.pawns == {3: 2, 4: 3, 5: 3, 6: 4, 7: 5}[players]
+    assert drawn.catalog_hash == EDIFICE.hash
+    state = replay(GAME, events)
+    assert state.pawns == (drawn.pawns,) * 3 and state.edifice_status == ("project",) * 3
+
+
+def test_the_draw_varies_with_the_seed_and_games_without_edifice_are_unchanged() -> None:
+    """§3 step 3 (at random); a game without the option has no edifice and keeps its bytes."""
+    draws = {next(e for e in GAME.setup(Options(players=4, edifice=True), Seed(b"%d" % i))
+                  if isinstance(e, EdificesDrawn)).cards for i in range(30)}
+    assert len(draws) > 5
+    plain = GAME.setup(Options(players=4), Seed(b"x"))
+    assert not any(isinstance(e, EdificesDrawn) for e in plain)
+    assert b"edifice" not in msgspec.json.encode(plain[0])
+    assert msgspec.json.encode(plain[0]) == msgspec.json.encode(GAME.setup(Options(players=4), Seed(b"x"))[0])
+
+
+def test_edifice_is_refused_with_two_players() -> None:
+    """§3 step 6 and §14 Q16: 3-7 players only."""
+    with pytest.raises(ValueError, match="3 to 7"):
+        GAME.setup(Options(players=2, edifice=True), Seed(b"x"))
+
+
+# --- participation and completion (§4, §5.1, §13 example 1) -------------------------------------
+
+BOARDS_4 = ["olympia", "giza", "ephesus", "rhodes"]
+PLAN_4 = {
+    (0, 1): ["lumber_yard", "altar"],  # Olympia A stage 1 = WW: own wood from turn 2
+    (1, 1): ["stone_pit", "baths"],  # Giza A stage 1 = SS: own stone
+    (2, 1): ["excavation", "theater"],  # Ephesus A stage 1 = SS: 1 coin now, then one stone bought for 2
+    (3, 1): ["lumber_yard", "workshop"],  # Rhodes A stage 1 = WW: one wood bought from Olympia for 2
+}
+
+
+def money_changer_table() -> Table:
+    t = Table(boards=BOARDS_4, plan=PLAN_4, edifices=("money_changer", "auction_house", "gold_reserves"))
+    t.turn({0: "build Lumber Yard", 1: "build Stone Pit", 2: "build Excavation", 3: "build Lumber Yard"})
+    return t
+
+
+def test_joining_pays_the_participation_coins_to_the_bank_with_the_stage() -> None:
+    """§4 A1, A3, A4 and §5.1 (example 1): stage and participation paid together; three
+    participants take the last three pawns, the card is complete, and each holder gets 4
+    coins at the end of the turn; the fourth seat (who could not afford to join) gets none."""
+    t = money_changer_table()
+    assert t.coins() == (3, 3, 2, 3)
+    assert code(t.act(2, "wonder Theater join")) == "cannot_afford"  # 2 for stone + 1 > 2 coins (A3)
+    events = t.turn({0: "wonder Altar join", 1: "wonder Baths join", 2: "wonder Theater", 3: "wonder Workshop join"})
+    resolved = next(e for e in events if isinstance(e, TurnResolved))
+    assert [p.bank for p in resolved.plays] == [1, 1, 0, 1]
+    joined = next(e for e in events if isinstance(e, EdificeJoined))
+    assert joined.seats == (0, 1, 3) and joined.pawns_left == 0
+    done = next(e for e in events if isinstance(e, EdificeCompleted))
+    assert done.holders == (0, 1, 3) and done.coins == (4, 4, 0, 4)
+    # coins: 3 - 1 + 2 (wood sold to Rhodes) + 4; 3 - 1 + 2 (stone sold to Ephesus) + 4; 2 - 2; 3 - 2 - 1 + 4
+    assert t.coins() == (8, 8, 0, 4)
+    assert t.state.edifice_status[0] == "completed"
+
+
+def test_nobody_joins_a_completed_edifice_and_nobody_is_penalised_for_it() -> None:
+    """§4 A2, §14 Q10 and §5.2 B2: no participation once complete; no resolution at the end of the Age."""
+    t = money_changer_table()
+    t.turn({0: "wonder Altar join", 1: "wonder Baths join", 2: "wonder Theater", 3: "wonder Workshop join"})
+    assert code(t.act(2, "wonder Theater join")) in ("cannot_join", "card_not_in_hand")
+    hand = sorted(t.state.hands[2])
+    assert code(t.act(2, f"wonder {hand[0]} join")) == "cannot_join"
+    t.finish_age()
+    assert not t.of(EdificeFailed)
+    assert t.coins()[2] >= 0 and t.state.cities[2].debts == ()
+
+
+def test_join_is_refused_without_the_expansion() -> None:
+    """A1: participation exists only with Edifice."""
+    t = Table(boards=BOARDS_4, plan=PLAN_4)
+    t.turn({0: "build Lumber Yard", 1: "build Stone Pit", 2: "build Excavation", 3: "build Lumber Yard"})
+    assert code(t.act(0, "wonder Altar join")) == "cannot_join"
+    assert not any(getattr(c, "join", False) for c in GAME.legal_commands(t.state, 0))
+
+
+BOARDS_3 = ["olympia", "rhodes", "giza"]
+PLAN_3 = {
+    (0, 1): ["lumber_yard", "altar", None],
+    (1, 1): ["timber_yard", None, "baths"],
+    (2, 1): ["stone_pit", None, "theater"],
+}
+
+
+def belvedere_table() -> Table:
+    t = Table(boards=BOARDS_3, plan=PLAN_3, edifices=("belvedere", "auction_house", "gold_reserves"))
+    t.turn({0: "build Lumber Yard", 1: "build Timber Yard", 2: "build Stone Pit"})
+    return t
+
+
+def test_once_per_age_and_box_pawns_when_the_card_runs_out() -> None:
+    """§4 A2/A6 (one participation per Age), A5 and §13 example 3 (more participants than
+    pawns: each gets one, the missing ones from the box; all are holders), §5.1."""
+    t = belvedere_table()
+    t.turn({0: "wonder Altar join"})  # 3 players: 2 pawns (§10); now 1
+    assert t.state.pawns[0] == 1
+    assert code(t.act(0, f"wonder {sorted(t.state.hands[0])[0]} join")) == "cannot_join"  # already joined (A6)
+    join_cmds = [c for c in GAME.legal_commands(t.state, 1) if getattr(c, "join", False)]
+    assert join_cmds  # 1 pawn left at the start of the turn: eligible (Q10)
+    events = t.turn({1: "wonder Baths join", 2: "wonder Theater join"})
+    joined = next(e for e in events if isinstance(e, EdificeJoined))
+    assert joined.seats == (1, 2) and joined.pawns_left == 0
+    assert next(e for e in events if isinstance(e, EdificeCompleted)).holders == (0, 1, 2)
+    assert [c.joined for c in t.state.cities] == [(1,), (1,), (1,)]
+
+
+def test_belvedere_scores_each_stage_built_by_the_end() -> None:
+    """§7 and §13 example 3: VP rewards are computed on the final city (stages built after
+    completion count too); the edifice line also holds the debt tokens."""
+    t = belvedere_table()
+    t.turn({0: "wonder Altar join"})
+    t.turn({1: "wonder Baths join", 2: "wonder Theater join"})
+    ended = t.finish()
+    assert ended.categories == EDIFICE_CATEGORIES
+    for seat, row in enumerate(ended.scores):
+        city = t.state.cities[seat]
+        assert row[-1] == city.stages + sum(city.debts)
+        assert city.stages == 1
+
+
+# --- failure (§5.2 B1-B6, §11, §13 example 2) ---------------------------------------------------
+
+PLAN_SPEND = {(1, 1): ["timber_yard", "clay_pit", "stockade", "altar", "baths", "theater"]}
+
+
+def test_failure_makes_non_holders_pay_coins_or_take_the_debt_token() -> None:
+    """§5.2 B3/B5 (nobody joined: everyone is penalised) and §11: seats with 2 coins pay
+    them; the one with 1 coin pays nothing and takes the Age I debt (-2); before the
+    conflicts (B1)."""
+    t = Table(boards=BOARDS_3, plan=PLAN_SPEND, edifices=("money_changer", "auction_house", "gold_reserves"))
+    for name in ("Timber Yard", "Clay Pit", "Stockade", "Altar", "Baths", "Theater"):
+        t.turn({1: f"build {name}"})
+    assert t.state.age == 2
+    failed = t.of(EdificeFailed)[0]
+    assert failed.debts == (0, -2, 0)
+    assert failed.coins == (-2, 0, -2)
+    assert t.events.index(failed) < t.events.index(t.of(MilitaryResolved)[0])
+    assert t.state.cities[1].debts == (-2,) and t.state.cities[1].coins == 1
+    assert t.state.edifice_status[0] == "failed"
+
+
+PLAN_RED = {
+    (1, 1): ["barracks"],  # Rhodes makes its ore
+    (2, 1): ["clay_pool", "guard_tower", "stockade"],  # Giza: clay for the tower, wood bought for the stockade
+}
+
+
+def test_a_discard_penalty_is_paid_at_once_or_chosen_by_the_player() -> None:
+    """§5.2 B3 and §14 Q3: no red card -> Age I debt; one red card -> it goes to the
+    discard pile; two -> the player chooses which (a decision before the conflicts, which
+    then count the city without it)."""
+    t = Table(boards=BOARDS_3, plan=PLAN_RED, edifices=("outpost", "auction_house", "gold_reserves"))
+    t.turn({1: "build Barracks", 2: "build Clay Pool"})
+    t.turn({2: "build Guard Tower"})
+    t.turn({2: "build Stockade"})
+    while t.state.pending is None:
+        t.turn()
+    failed = t.of(EdificeFailed)[0]
+    assert failed.debts == (-2, 0, 0)
+    assert failed.discard == (None, "barracks", None)
+    assert failed.owed == (2,)
+    assert t.of(DecisionOpened)[-1].kind == "edifice_penalty" and t.state.pending.seat == 2
+    assert not t.of(MilitaryResolved)
+    assert sorted(GAME.format_command(c) for c in GAME.legal_commands(t.state, 2)) == [
+        "give up Guard Tower", "give up Stockade"]
+    assert code(t.act(2, "give up Barracks")) == "not_eligible"
+    assert code(t.act(2, "discard Altar")) == "decision_pending"
+    assert code(t.act(1, "give up Barracks")) == "not_your_turn"
+    t.act(2, "give up Stockade")
+    assert t.of(EdificePenaltyPaid)[0].card == "stockade"
+    assert "stockade" in t.state.discard and "barracks" in t.state.discard
+    military = t.of(MilitaryResolved)[0]
+    assert military.shields == (0, 0, 1)  # Barracks gone from seat 1, Stockade from seat 2
+
+
+def test_victory_tokens_penalty_offers_each_distinct_pair() -> None:
+    """§5.2 (lose_victory_tokens) and §14 Q4: any two victory tokens, defeat tokens never count."""
+    from games.seven_wonders.rules import penalty_token_sets
+    from games.seven_wonders.state import City
+
+    assert penalty_token_sets(City(wonder="giza", side="A", tokens=(1, -1, 3, 5)), 2) == [(1, 3), (1, 5), (3, 5)]
+    assert penalty_token_sets(City(wonder="giza", side="A", tokens=(3, 3, -1)), 2) == [(3, 3)]
+    assert penalty_token_sets(City(wonder="giza", side="A", tokens=(5, -1, -1)), 2) == []
+
+
+# --- random play and views -------------------------------------------------------------------
+
+
+def test_random_games_with_edifice_end_and_replay() -> None:
+    """Whole games for 3-7 players through decide: legal commands always exist, every edifice
+    ends completed or failed, the log replays to the same result, notation round-trips."""
+    import random
+
+    for players in range(3, 8):
+        for k in range(4):
+            rng = random.Random(k)
+            events = list(GAME.setup(GAME.presets[f"{players}p_edifice"], Seed(b"r%d%d" % (players, k))))
+            state = replay(GAME, events)
+            while GAME.result(state) is None:
+                seat = rng.choice(GAME.to_act(state))
+                cmds = GAME.legal_commands(state, seat)
+                joins = [c for c in cmds if getattr(c, "join", False)]
+                cmd = rng.choice(joins if joins and rng.random() < 0.8 else cmds)
+                assert GAME.parse_command(GAME.format_command(cmd)) == cmd
+                out = GAME.decide(state, seat, cmd)
+                assert not isinstance(out, Rejection), (cmd, out)
+                events += out
+                for e in out:
+                    state = GAME.evolve(state, e)
+            assert set(state.edifice_status) <= {"completed", "failed"}
+            assert GAME.result(replay(GAME, events)) == GAME.result(state)
+
+
+def test_views_show_the_edifices_but_not_another_seats_join() -> None:
+    """§3 (the edifices are open information) and the hidden choice: a seat's participation
+    is part of its choice, unseen by the others until the reveal."""
+    t, other = money_changer_table(), money_changer_table()
+    t.act(0, "wonder Altar join")
+    other.act(0, "wonder Altar")
+    mine, theirs, spectator = GAME.view(t.state, 0), GAME.view(t.state, 1), GAME.view(t.state, None)
+    assert mine.choice is not None and mine.choice.join is True
+    for seat, v in ((1, theirs), (None, spectator)):
+        assert v.choice is None
+        # exactly what they would see had seat 0 not joined
+        assert msgspec.json.encode(v) == msgspec.json.encode(GAME.view(other.state, seat))
+        assert v.edifices.cards == ("money_changer", "auction_house", "gold_reserves")
+        assert v.edifices.pawns == (3, 3, 3)
+    assert "Money Changer" in GAME.render(spectator)
+    plain = GAME.view(Table(boards=BOARDS_4, plan=PLAN_4).state, None)
+    assert b"edifice" not in msgspec.json.encode(plain) and b"debts" not in msgspec.json.encode(plain)
