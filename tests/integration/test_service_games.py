@@ -86,14 +86,15 @@ def check_secrecy(game, envs) -> int:
     return checked
 
 
-@pytest.mark.parametrize("players", [3, 5, 7])
-async def test_bot_games_verify_replay_and_secrecy(r, referee_factory, players):
+@pytest.mark.parametrize("preset", ["3p", "5p", "7p", "5p_edifice"])
+async def test_bot_games_verify_replay_and_secrecy(r, referee_factory, preset):
+    """Whole games through the service (with the Edifice expansion too)."""
     await referee_factory()
     store = EventStore(r)
     async with Client(r, timeout=20) as c:
         played = await asyncio.gather(*(
-            play_game(c, store, sw, preset=f"{players}p", seed=b"t%d" % i,
-                      bot_kinds=("random", "greedy") if i == 0 and players == 3 else ("random",))
+            play_game(c, store, sw, preset=preset, seed=b"t%d" % i,
+                      bot_kinds=("random", "greedy") if i == 0 and preset in ("3p", "5p_edifice") else ("random",))
             for i in range(GAMES_PER_COUNT)))
     await _project_all(r, store)
     for p in played:

@@ -29,6 +29,7 @@ def _scramble(state, seat, rng: random.Random):
     chosen = tuple(
         c if s == seat or c is None or (s == fc and sees_fc)
         else Play(seat=s, card=rng.choice(every), action=rng.choice(["build", "discard"]))
+        if rng.random() < 0.5 else Play(seat=s, card=rng.choice(every), action="stage", bank=1, join=True)  # Edifice
         for s, c in enumerate(state.chosen)
     )
     cities = tuple(
@@ -46,15 +47,15 @@ def _scramble(state, seat, rng: random.Random):
 def test_views_do_not_depend_on_hidden_information() -> None:
     enc = msgspec.json.encode
     checked = 0
-    for players in range(2, 8):
-        rng = random.Random(players)
-        preset = "2p_free_city" if players == 2 else f"{players}p"
+    for preset in ["2p_free_city", *(f"{n}p" for n in range(3, 8)), "4p_edifice", "6p_edifice"]:
+        players = GAME.presets[preset].players
+        rng = random.Random(preset)
         state = replay(GAME, GAME.setup(GAME.presets[preset], Seed(bytes([players]) * 8)))
         while GAME.result(state) is None:
             seat = rng.choice(GAME.to_act(state))
             for who in (None, *range(players)):
                 other = _scramble(state, -1 if who is None else who, rng)
-                assert enc(GAME.view(state, who)) == enc(GAME.view(other, who)), (players, who)
+                assert enc(GAME.view(state, who)) == enc(GAME.view(other, who)), (preset, who)
                 checked += 1
             for e in GAME.decide(state, seat, rng.choice(GAME.legal_commands(state, seat))):
                 state = GAME.evolve(state, e)

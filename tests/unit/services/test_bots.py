@@ -154,7 +154,7 @@ def test_gain_does_not_depend_on_hidden_information(game: GameDef) -> None:
     """Scramble every secret of the other seats (the secrecy tests' scramblers) and the
     acting seat's gain of each legal command stays the same."""
     scramble = SCRAMBLE[game.id]
-    presets = {"seven_wonders": ["2p_free_city", "3p", "5p"], "seven_wonders_duel": ["2p", "2p_first_game", "2p"],
+    presets = {"seven_wonders": ["2p_free_city", "3p", "5p", "4p_edifice"], "seven_wonders_duel": ["2p", "2p_first_game", "2p"],
                "arkadia": ["2p", "3p", "4p"]}[game.id]
     every = 4 if game.id == "arkadia" else 1
     checked = 0
