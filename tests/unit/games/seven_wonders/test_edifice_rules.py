@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import msgspec
 import pytest
+from msgspec.structs import replace
 
 from games.contract import Rejection, Seed
 from games.fold import replay
@@ -21,7 +22,11 @@ from games.seven_wonders.events import (
     Options,
     TurnResolved,
 )
-from games.seven_wonders.scoring import EDIFICE_CATEGORIES
+from games.seven_wonders.catalog import CATALOG, RESOURCES
+from games.seven_wonders.payment import info
+from games.seven_wonders.rules import penalty_token_sets
+from games.seven_wonders.scoring import EDIFICE_CATEGORIES, count, shields
+from games.seven_wonders.state import City
 
 from .table import Table
 
@@ -219,9 +224,6 @@ def test_a_discard_penalty_is_paid_at_once_or_chosen_by_the_player() -> None:
 
 def test_victory_tokens_penalty_offers_each_distinct_pair() -> None:
     """§5.2 (lose_victory_tokens) and §14 Q4: any two victory tokens, defeat tokens never count."""
-    from games.seven_wonders.rules import penalty_token_sets
-    from games.seven_wonders.state import City
-
     assert penalty_token_sets(City(wonder="giza", side="A", tokens=(1, -1, 3, 5)), 2) == [(1, 3), (1, 5), (3, 5)]
     assert penalty_token_sets(City(wonder="giza", side="A", tokens=(3, 3, -1)), 2) == [(3, 3)]
     assert penalty_token_sets(City(wonder="giza", side="A", tokens=(5, -1, -1)), 2) == []
@@ -272,3 +274,135 @@ def test_views_show_the_edifices_but_not_another_seats_join() -> None:
     assert "Money Changer" in GAME.render(spectator)
     plain = GAME.view(Table(boards=BOARDS_4, plan=PLAN_4).state, None)
     assert b"edifice" not in msgspec.json.encode(plain) and b"debts" not in msgspec.json.encode(plain)
+
+
+# --- each reward (§9.1, §9.2) -------------------------------------------------------------------
+#
+# Three players (2 pawns per card): Olympia (seat 0) and Giza (seat 2) make their own stage-1
+# resources from Age I on, then both join the edifice of `age` with stage 1 in its first
+# turn, which completes it. Seat 1 (Rhodes) builds a Stockade in Age I, so the other two take
+# defeat tokens in the Age I conflicts. The earlier Ages' edifices (coin penalties) fail.
+
+PLAN_REWARD = {
+    (0, 1): ["lumber_yard"],
+    (1, 1): ["stockade"],
+    (2, 1): ["stone_pit"],
+}
+FILLER = {1: "money_changer", 2: "auction_house", 3: "gold_reserves"}
+
+
+def reward_table(edifice: str) -> Table:
+    age = EDIFICE.cards[edifice].age
+    chosen = tuple(edifice if a == age else FILLER[a] for a in (1, 2, 3))
+    t = Table(boards=BOARDS_3, plan=PLAN_REWARD, edifices=chosen)
+    t.turn({0: "build Lumber Yard", 1: "build Stockade", 2: "build Stone Pit"})
+    while t.state.age < age:
+        t.finish_age()
+    h0, h2 = sorted(t.state.hands[0]), sorted(t.state.hands[2])
+    t.turn({0: f"wonder {h0[0]} join", 2: f"wonder {h2[0]} join"})
+    assert t.state.edifice_status[age - 1] == "completed"
+    return t
+
+
+def test_auction_house_and_gold_reserves_pay_their_coins() -> None:
+    """§9.2 Auction House (7 coins) and Gold Reserves (15), each holder, once."""
+    for edifice, coins in (("auction_house", 7), ("gold_reserves", 15)):
+        t = reward_table(edifice)
+        done = t.of(EdificeCompleted)[0]
+        assert done.holders == (0, 2) and done.coins == (coins, 0, coins)
+
+
+def test_staging_camp_gives_a_victory_token_of_five() -> None:
+    """§9.1 gain_victory_token: a normal conflict victory token (it scores as military)."""
+    t = reward_table("staging_camp")
+    assert t.state.cities[0].tokens == (-1, 5) and t.state.cities[2].tokens == (-1, 5)
+    assert t.state.cities[1].tokens == (1, 1)
+
+
+def test_military_school_returns_the_defeat_tokens_held_then() -> None:
+    """§9.2 Military School and §14 Q5: a 5 token, and the defeat tokens held at completion
+    go back; those of the later conflicts are kept."""
+    t = reward_table("military_school")
+    assert t.state.cities[0].tokens == (5,) and t.state.cities[2].tokens == (5,)
+    assert t.of(EdificeCompleted)[0].defeats_returned == (2, 0, 2)  # Age I and II defeats
+    t.finish_age()
+    assert t.state.cities[0].tokens == (5, -1)  # Age III's defeat is kept (Q5)
+
+
+def test_concentric_castle_adds_two_shields_from_this_ages_conflicts_on() -> None:
+    """§9.1 gain_shields: permanent, counted in the current Age's conflicts."""
+    t = reward_table("concentric_castle")
+    assert shields(t.state.cities[0]) == 2 and shields(t.state.cities[2]) == 2
+    t.finish_age()
+    assert t.of(MilitaryResolved)[-1].shields == (2, 1, 2)
+
+
+@pytest.mark.parametrize("edifice,options", [("river_port", "WSCO"), ("factory", "GLP")])
+def test_river_port_and_factory_produce_one_of_their_resources_never_sold(edifice: str, options: str) -> None:
+    """§9.1 produce_one_of and §14 Q6: one unit of a listed type each turn from the next,
+    for the holder only (neighbours cannot buy it)."""
+    t = reward_table(edifice)
+    city = t.state.cities[0]
+    before = replace(city, rewards=())
+    for r in options:
+        i = RESOURCES.index(r)
+        assert max(v[i] for v in info(city).own) == max(v[i] for v in info(before).own) + 1
+    assert info(city).sell == info(before).sell
+
+
+@pytest.mark.parametrize("edifice", ["amphitheater", "archives", "artisan_district"])
+def test_end_game_rewards_count_the_final_city(edifice: str) -> None:
+    """§7, §9.2: Amphitheater 1 VP per blue card, Archives 1 VP per distinct colour, Artisan
+    District 2 VP per brown-grey pair (the X row's recommended value), on the final city."""
+    t = reward_table(edifice)
+    ended = t.finish()
+    city = t.state.cities[0]
+    colours = {CATALOG.cards[c].color for c in city.built}
+    want = {"amphitheater": count(city, "blue"), "archives": len(colours),
+            "artisan_district": 2 * min(count(city, "brown"), count(city, "grey"))}[edifice]
+    assert ended.scores[0][-1] == want + sum(city.debts)
+    assert city.rewards == (edifice,)
+    assert "brown" in colours  # the Lumber Yard: Archives counts at least one colour
+
+
+def test_agora_repeats_the_own_guild_that_scores_most() -> None:
+    """§9.1 repeat_own_guild and §14 Q8: one purple card of the holder's own city applies
+    once more (its points on the edifice line); the Scientists Guild's repeat is a second
+    wildcard; a neighbour's guild is never repeated."""
+    from games.seven_wonders.scoring import score_city
+
+    me = City(wonder="giza", side="A", built=("workers_guild", "traders_guild", "apothecary", "workshop"),
+              rewards=("agora",))
+    left = City(wonder="babylon", side="A", built=("lumber_yard", "stone_pit", "clay_pool", "spies_guild"))
+    right = City(wonder="rhodes", side="A", built=("ore_vein", "marketplace"))
+    cities = (me, left, right)
+    row, note = score_city(cities, 0, edifice=True)
+    base, _ = score_city((replace(me, rewards=()), left, right), 0, edifice=True)
+    assert row[:7] == base[:7] and base[7] == 0
+    assert row[7] == 4 and "repeated: workers_guild" in note  # 4 brown cards next door beat 1 yellow
+    science = replace(me, built=("scientists_guild", "apothecary", "workshop", "scriptorium"))
+    row, note = score_city((science, left, right), 0, edifice=True)
+    base, _ = score_city((replace(science, rewards=()), left, right), 0, edifice=True)
+    assert row[7] == 0 and "repeated: scientists_guild" in note
+    assert row[4] > base[4]  # a second wildcard: science scores more
+    assert "spies_guild" not in note
+
+
+def test_concentric_castle_failure_takes_two_victory_tokens_or_gives_the_age_iii_debt() -> None:
+    """§5.2 (lose_victory_tokens), §11 and §14 Q4: Rhodes won both conflicts of Ages I and
+    II (tokens 1, 1, 3, 3) and chooses which two to return; the others hold no victory
+    token (defeats never count) and take the Age III debt, -5 each."""
+    t = Table(boards=BOARDS_3, plan=PLAN_REWARD, edifices=("money_changer", "auction_house", "concentric_castle"))
+    t.turn({0: "build Lumber Yard", 1: "build Stockade", 2: "build Stone Pit"})
+    while t.state.pending is None:  # no other decision on these boards
+        t.turn()
+    assert t.state.pending.kind == "edifice_penalty" and t.state.age == 3
+    failed = t.of(EdificeFailed)[-1]
+    assert failed.age == 3 and failed.debts == (-5, 0, -5) and failed.owed == (1,)
+    assert t.state.cities[1].tokens == (1, 1, 3, 3)
+    assert [GAME.format_command(c) for c in GAME.legal_commands(t.state, 1)] == [
+        "return tokens 1 1", "return tokens 1 3", "return tokens 3 3"]
+    assert code(t.act(1, "return tokens 5 5")) == "not_eligible"
+    t.act(1, "return tokens 1 1")
+    assert t.of(EdificePenaltyPaid)[-1].tokens == (1, 1)
+    assert t.state.cities[1].tokens == (3, 3, 5, 5)  # then the Age III conflicts
