@@ -140,12 +140,14 @@ class Card(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_f
 
 
 class Stage(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
-    """One wonder stage: a resource cost (never coins, never chains) and its effects."""
+    """One wonder stage: a resource cost (never coins, never chains) and its effects; or,
+    on Edifice's Carthage, `options`: alternatives of which the builder picks one."""
 
     cost: str
     effects: tuple[Effect, ...]
     text: str
     ref: str
+    options: tuple[tuple[Effect, ...], ...] = ()
 
 
 class Side(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):

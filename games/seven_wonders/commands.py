@@ -31,6 +31,7 @@ class BuildStage(Command, tag="build_stage"):
     right: int | None = None
     free_city: bool = False
     join: bool = False
+    option: int | None = None  # Carthage: which alternative (1, 2); Ur: the Age of its pawn (1-3)
 
 
 class Discard(Command, tag="discard"):

@@ -27,6 +27,8 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     # The Edifice expansion (3-7 players). Unset is omitted when encoded, so the games
     # without it keep their exact stored bytes.
     edifice: bool | msgspec.UnsetType = msgspec.UNSET
+    # Also deal Edifice's Carthage (and, with `edifice`, Ur): placeholder boards (P)
+    placeholder_boards: bool | msgspec.UnsetType = msgspec.UNSET
 
     @property
     def with_edifice(self) -> bool:
@@ -52,6 +54,7 @@ class Play(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     via: Via = ""
     hand: int | None = None  # whose hand the card came from, when not the city's own
     join: bool | msgspec.UnsetType = msgspec.UNSET  # Edifice: takes part in the Age's edifice (§4)
+    option: int | msgspec.UnsetType = msgspec.UNSET  # Carthage: the alternative picked; Ur: its pawn's Age
 
 
 class Due(msgspec.Struct, frozen=True, gc=False):
@@ -226,6 +229,15 @@ class EdificeFailed(Event, tag="edifice_failed"):
     owed: tuple[int, ...]
 
 
+class EdificePawnTaken(Event, tag="edifice_pawn_taken"):
+    """Ur (placeholder, §12.2): a stage gave the city a pawn of that Age's edifice from the
+    box (a holder from now on; not a participation, no pawn off the card)."""
+
+    version: ClassVar[int] = 1
+    seat: int
+    age: int
+
+
 class EdificePenaltyPaid(Event, tag="edifice_penalty_paid"):
     """A penalised seat's choice (§5.2): the card it discarded, or the tokens it returned."""
 
@@ -239,4 +251,5 @@ SevenWondersEvent = (
     GameCreated | AgeStarted | CardChosen | TurnResolved | LastCardsDiscarded | DecisionOpened
     | SeventhCardPlayed | DiscardBuilt | DiscardBuildSkipped | HandsPassed | MilitaryResolved | GameEnded
     | FreeCityCardDrawn | EdificesDrawn | EdificeJoined | EdificeCompleted | EdificeFailed | EdificePenaltyPaid
+    | EdificePawnTaken
 )

@@ -17,6 +17,7 @@ from games.seven_wonders.events import (
     EdificeCompleted,
     EdificeFailed,
     EdificeJoined,
+    EdificePawnTaken,
     EdificePenaltyPaid,
     EdificesDrawn,
     FreeCityCardDrawn,
@@ -30,6 +31,7 @@ from games.seven_wonders.events import (
     SeventhCardPlayed,
     TurnResolved,
 )
+from games.seven_wonders.boards import EXTRA
 from games.seven_wonders.state import INITIAL, City, State
 
 
@@ -114,6 +116,11 @@ def evolve(state: State, event: SevenWondersEvent) -> State:
                 cities[i] = replace(c, debts=c.debts + (event.debts[i],)) if event.debts[i] else c
             return replace(state, cities=tuple(cities), discard=pile, due=state.due + tuple(Due(s, "edifice_penalty") for s in event.owed),
                            edifice_status=_at(state.edifice_status, event.age - 1, "failed"))
+        case EdificePawnTaken():
+            cities = list(state.cities)
+            c = cities[event.seat]
+            cities[event.seat] = replace(c, box_pawns=c.box_pawns + (event.age,))
+            return replace(state, cities=tuple(cities))
         case EdificePenaltyPaid():
             cities = list(state.cities)
             cities[event.seat] = _give_up(cities[event.seat], event.card, event.tokens)
@@ -149,6 +156,8 @@ def _place(state: State, p: Play) -> State:
             c = replace(c, free_build_age=state.age)
     elif p.action == "stage":
         c = replace(c, stages=c.stages + 1, stage_cards=c.stage_cards + (p.card,))
+        if c.wonder in EXTRA:  # Ur / Carthage: the alternative picked, for the stage's effects
+            c = replace(c, stage_options=c.stage_options + (p.option if isinstance(p.option, int) else 0,))
     else:
         discard = discard + (p.card,)
     cities[p.seat] = c

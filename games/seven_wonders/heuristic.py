@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
+from games.seven_wonders.boards import BOARDS, EXTRA, stage
 from games.seven_wonders.catalog import (
     CATALOG,
     BuildFromDiscard as BuildFromDiscardEffect,
@@ -83,7 +84,7 @@ def gain(state: State, seat: int, cmd: Command_) -> int:
         return DISCARD_COINS
     me = state.cities[city]
     if isinstance(cmd, BuildStage):
-        stages = CATALOG.wonders[me.wonder].sides[me.side].stages
+        stages = BOARDS[me.wonder].sides[me.side].stages
         if me.stages >= len(stages):
             return 0
         join = EDIFICE.cards[state.edifices[state.age - 1]].cost_coins if cmd.join and state.edifices else 0
@@ -91,7 +92,7 @@ def gain(state: State, seat: int, cmd: Command_) -> int:
         if paid is None:
             return 0
         # Edifice: a pawn spares the Age's penalty; valued as the debt token it may save (§11)
-        return _stage(state, city, paid + join) + (-VP * EDIFICE.debt(state.age) if join else 0)
+        return _stage(state, city, paid + join, cmd.option or 0) + (-VP * EDIFICE.debt(state.age) if join else 0)
     card = CATALOG.cards[cid]
     names = info(me).names
     if cmd.free:
@@ -147,10 +148,12 @@ def _built(state: State, city: int, cid: str, paid: int) -> int:
     return _standing(after, city) - _standing(state.cities, city) + bonus
 
 
-def _stage(state: State, city: int, paid: int) -> int:
+def _stage(state: State, city: int, paid: int, option: int = 0) -> int:
     me = state.cities[city]
-    effects = CATALOG.wonders[me.wonder].sides[me.side].stages[me.stages].effects
+    effects = stage(me.wonder, me.side, me.stages, option)
     placed = replace(me, stages=me.stages + 1, coins=me.coins - paid)
+    if me.wonder in EXTRA:  # Ur / Carthage: the alternative counts on the pad
+        placed = replace(placed, stage_options=me.stage_options + (option,))
     after = _with(state, city, placed, effects)
     bonus = _extras(state, city, after, effects)
     bonus += sum(POWERS.get(type(e), 0) for e in effects)

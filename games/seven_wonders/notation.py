@@ -6,6 +6,7 @@
     build Aqueduct free                Olympia A's free build
     wonder Loom [pay ...]              use Loom to build the next wonder stage
     wonder Loom [pay ...] join         Edifice: the same, taking part in this Age's edifice
+    wonder Loom [pay ...] option 2     Carthage: the stage's 2nd alternative; Ur: a pawn of Age 2
     give up Barracks                   Edifice: pay a failed edifice's penalty with this card
     return tokens 3 5                  Edifice: pay it with these victory tokens
     discard Tavern                     discard for 3 coins
@@ -79,6 +80,11 @@ def _parse(t: str) -> Command_ | Rejection:
     join = verb in ("wonder", "stage") and low.endswith(" join")
     if join:
         rest, low = rest[: -len(" join")], low[: -len(" join")]
+    option = None
+    m_opt = re.search(r"\s+option\s+(\d+)$", low) if verb in ("wonder", "stage") else None
+    if m_opt is not None:
+        option = int(m_opt[1])
+        rest, low = rest[: m_opt.start()], low[: m_opt.start()]
     if verb == "discard" and rest:
         card = _card(rest)
         return card if isinstance(card, Rejection) else Discard(card=card)
@@ -107,10 +113,10 @@ def _parse(t: str) -> Command_ | Rejection:
             return card
         if verb == "build":
             return Build(card=card, left=left, right=right, free=free)
-        return BuildStage(card=card, left=left, right=right, join=join)
+        return BuildStage(card=card, left=left, right=right, join=join, option=option)
     return Rejection(
         "bad_notation",
-        "expected: build CARD [pay cheapest|pay left N right M|free|from discard], wonder CARD [pay ...] [join], "
+        "expected: build CARD [pay cheapest|pay left N right M|free|from discard], wonder CARD [pay ...] [option N] [join], "
         "discard CARD, decline, give up CARD, or return tokens V W",
     )
 
@@ -138,7 +144,8 @@ def _format(cmd: Command_) -> str:
         case Build():
             return f"build {_display(cmd.card)} {_pay(cmd.left, cmd.right)}"
         case BuildStage():
-            return f"wonder {_display(cmd.card)} {_pay(cmd.left, cmd.right)}" + (" join" if cmd.join else "")
+            return (f"wonder {_display(cmd.card)} {_pay(cmd.left, cmd.right)}"
+                    + (f" option {cmd.option}" if cmd.option is not None else "") + (" join" if cmd.join else ""))
         case Discard():
             return f"discard {_display(cmd.card)}"
         case BuildFromDiscard():

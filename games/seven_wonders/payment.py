@@ -16,6 +16,7 @@ from itertools import product
 
 import msgspec
 
+from games.seven_wonders.boards import BOARDS
 from games.seven_wonders.catalog import CATALOG, MANUFACTURED, RAW, RESOURCES, Produce, TradeDiscount, Vec, vec
 from games.seven_wonders.edifice import EDIFICE, ProduceOneOf
 from games.seven_wonders.state import City
@@ -54,9 +55,13 @@ def city_key(c: City) -> tuple[str, str, int, tuple[str, ...], tuple[str, ...]]:
 
 
 def stage_effects(c: City) -> list:
-    """The effects of the built stages of the city's board."""
-    side = CATALOG.wonders[c.wonder].sides[c.side]
-    return [e for st in side.stages[: c.stages] for e in st.effects]
+    """The effects of the built stages of the city's board (with the alternatives picked on
+    a board that offers them)."""
+    side = BOARDS[c.wonder].sides[c.side]
+    if not c.stage_options:
+        return [e for st in side.stages[: c.stages] for e in st.effects]
+    return [e for k, st in enumerate(side.stages[: c.stages])
+            for e in (st.options[c.stage_options[k] - 1] if st.options else st.effects)]
 
 
 def info(c: City) -> Info:
@@ -67,7 +72,7 @@ def info(c: City) -> Info:
 @lru_cache(maxsize=8192)
 def _info(key: tuple[str, str, int, tuple[str, ...], tuple[str, ...]]) -> Info:
     wonder, side, stages, built, rewards = key
-    start = vec(CATALOG.wonders[wonder].sides[side].starting_resource)
+    start = vec(BOARDS[wonder].sides[side].starting_resource)
     fixed_all = list(start)
     fixed_sell = list(start)
     either_all: list[str] = []
@@ -76,7 +81,7 @@ def _info(key: tuple[str, str, int, tuple[str, ...], tuple[str, ...]]) -> Info:
     right = [2] * 7
     effects = [(CATALOG.cards[cid].color, e) for cid in built for e in CATALOG.cards[cid].effects]
     effects += [
-        ("stage", e) for st in CATALOG.wonders[wonder].sides[side].stages[:stages] for e in st.effects
+        ("stage", e) for st in BOARDS[wonder].sides[side].stages[:stages] for e in st.effects
     ]
     for cid in rewards:  # Edifice: River Port / Factory, one of several, never sold (§9.1)
         for r in EDIFICE.cards[cid].rewards:

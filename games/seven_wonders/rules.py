@@ -14,6 +14,7 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from games.contract import Rejection
+from games.seven_wonders.boards import BOARDS, stage
 from games.seven_wonders.catalog import (
     CATALOG,
     BuildFromDiscard as BuildFromDiscardEffect,
@@ -41,6 +42,7 @@ from games.seven_wonders.edifice import (
     GainVictoryToken,
     LoseVictoryTokens,
     PayCoins,
+    TakePawn,
 )
 from games.seven_wonders.evolve import evolve, place_all, settle_turn
 from games.seven_wonders.events import (
@@ -53,6 +55,7 @@ from games.seven_wonders.events import (
     EdificeCompleted,
     EdificeFailed,
     EdificeJoined,
+    EdificePawnTaken,
     EdificePenaltyPaid,
     FreeCityCardDrawn,
     GameEnded,
@@ -228,7 +231,7 @@ def _resolve(state: State, seat: int, cmd: Build | BuildStage | Discard, cid: st
             return way
         return Play(seat=seat, card=cid, action="build", left=way.left, right=way.right, bank=card.cost_coins,
                     via="resources")
-    side = CATALOG.wonders[me.wonder].sides[me.side]
+    side = BOARDS[me.wonder].sides[me.side]
     if me.stages >= len(side.stages):
         return Rejection("wonder_complete", "every stage of your wonder is built")
     join = 0
@@ -237,14 +240,55 @@ def _resolve(state: State, seat: int, cmd: Build | BuildStage | Discard, cid: st
         if why is not None:
             return Rejection("cannot_join", why)
         join = EDIFICE.cards[state.edifices[state.age - 1]].cost_coins  # to the bank (Edifice A3, A4)
+    choices = stage_choices(state, seat)
+    if choices and cmd.option not in choices:
+        return Rejection("choose_option", f"this stage needs a choice: option {' or '.join(map(str, choices))}")
+    if not choices and cmd.option is not None:
+        return Rejection("no_such_option", "this stage offers no choice")
     name = f"stage {me.stages + 1} of your wonder" + (" and your part in the edifice" if join else "")
     way = _pay(name, vec(side.stages[me.stages].cost), join, cmd, me, left, right)
     if isinstance(way, Rejection):
         return way
+    extra = {"option": cmd.option} if choices else {}
     if join:
         return Play(seat=seat, card=cid, action="stage", left=way.left, right=way.right, bank=join, via="resources",
-                    join=True)
-    return Play(seat=seat, card=cid, action="stage", left=way.left, right=way.right, via="resources")
+                    join=True, **extra)
+    return Play(seat=seat, card=cid, action="stage", left=way.left, right=way.right, via="resources", **extra)
+
+
+def stage_choices(state: State, seat: int) -> tuple[int, ...]:
+    """What the next stage of `seat` asks the builder to pick (placeholder boards, Edifice
+    §12.2): Carthage's alternatives 1..k, or the Age of Ur's box pawn; () for no choice."""
+    me = state.cities[seat]
+    stages = BOARDS[me.wonder].sides[me.side].stages
+    if me.stages >= len(stages):
+        return ()
+    st = stages[me.stages]
+    if st.options:
+        return tuple(range(1, len(st.options) + 1))
+    if any(isinstance(e, TakePawn) and e.age == 0 for e in st.effects):
+        return (1, 2, 3)
+    return ()
+
+
+def _box_pawns(state: State, plays: tuple[Play, ...]) -> list[SevenWondersEvent]:
+    """Ur (placeholder semantics, Edifice §12.2), on the state after placement: a stage that
+    takes a pawn from the box makes the city a holder of a project edifice of that Age
+    (nothing for an edifice already completed or resolved)."""
+    out: list[SevenWondersEvent] = []
+    if not state.edifices:
+        return out
+    for p in plays:
+        if p.action != "stage":
+            continue
+        c = state.cities[p.seat]
+        picked = p.option if isinstance(p.option, int) else 0
+        for e in stage(c.wonder, c.side, c.stages - 1, picked):
+            if isinstance(e, TakePawn):
+                age = e.age or picked
+                if state.edifice_status[age - 1] == "project":
+                    out.append(EdificePawnTaken(seat=p.seat, age=age))
+    return out
 
 
 def join_refusal(state: State, seat: int) -> str | None:
@@ -317,15 +361,18 @@ def _joined(state: State, plays: tuple[Play, ...]) -> list[SevenWondersEvent]:
     """Edifice §4 A5 and §5.1, once the plays are placed: one pawn to each participant (from
     the card while any is left, then from the box), and the reward to every holder if the
     card is now empty."""
+    out = _box_pawns(state, plays)  # Ur's first: holders when the card empties this turn
     seats = tuple(p.seat for p in plays if p.join is True)
     if not seats:
-        return []
+        return out
     age = state.age
     left = max(0, state.pawns[age - 1] - len(seats))
-    out: list[SevenWondersEvent] = [EdificeJoined(age=age, seats=seats, pawns_left=left)]
+    for e in out:
+        state = evolve(state, e)
+    out.append(EdificeJoined(age=age, seats=seats, pawns_left=left))
     if left == 0:
-        after = evolve(state, out[0])
-        holders = tuple(i for i, c in enumerate(after.cities) if age in c.joined)
+        after = evolve(state, out[-1])
+        holders = tuple(i for i, c in enumerate(after.cities) if c.holds(age))
         card = EDIFICE.cards[state.edifices[age - 1]]
         n = len(state.cities)
         coins, tokens, returned = [0] * n, [()] * n, [0] * n
@@ -371,7 +418,7 @@ def _playable(state: State, city: int, cid: str) -> bool:
             return True
         if any(w.total + card.cost_coins <= me.coins for w in ways(CATALOG.need[cid], me, left, right)):
             return True
-    stages = CATALOG.wonders[me.wonder].sides[me.side].stages
+    stages = BOARDS[me.wonder].sides[me.side].stages
     return me.stages < len(stages) and any(
         w.total <= me.coins for w in ways(vec(stages[me.stages].cost), me, left, right)
     )
@@ -382,9 +429,13 @@ def _has(city: City, kind: type) -> bool:
 
 
 def _stage_has(state: State, p: Play, kind: type) -> bool:
+    return any(isinstance(e, kind) for e in _built_stage(state, p))
+
+
+def _built_stage(state: State, p: Play) -> tuple:
+    """The effects of the stage `p` builds (the alternative it picked, on Carthage)."""
     city = state.cities[p.seat]
-    stage = CATALOG.wonders[city.wonder].sides[city.side].stages[city.stages]
-    return any(isinstance(e, kind) for e in stage.effects)
+    return stage(city.wonder, city.side, city.stages, p.option if isinstance(p.option, int) else 0)
 
 
 def _settle(state: State, plays: list[Play], placed: tuple[City, ...] | None = None) -> tuple[int, ...]:
@@ -409,8 +460,7 @@ def _income(state: State, p: Play, placed: tuple[City, ...]) -> int:
     if p.action == "discard":
         return DISCARD_COINS
     if p.action == "stage":
-        city = state.cities[p.seat]
-        effects = CATALOG.wonders[city.wonder].sides[city.side].stages[city.stages].effects
+        effects = _built_stage(state, p)
     else:
         effects = CATALOG.cards[p.card].effects
     return _coins_of(effects, placed, p.seat)
@@ -501,8 +551,8 @@ def _failed(state: State) -> EdificeFailed:
     n = len(state.cities)
     coins, discard, lost, debts, owed = [0] * n, [None] * n, [()] * n, [0] * n, []
     for i, c in enumerate(state.cities):
-        if age in c.joined:
-            continue  # a holder pays nothing (B4)
+        if c.holds(age):
+            continue  # a holder pays nothing (B4; Ur's box pawns too, §12.2)
         if isinstance(pen, PayCoins):
             if c.coins >= pen.amount:
                 coins[i] = -pen.amount
@@ -609,7 +659,7 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
     forced = fc and state.pending is None  # the Free City's ordinary choice (§12)
     me, left, right = _neighbours(state, city)
     names = info(me).names
-    side = CATALOG.wonders[me.wonder].sides[me.side]
+    side = BOARDS[me.wonder].sides[me.side]
     stage_ways: tuple[Way, ...] = ()
     join_ways: tuple[Way, ...] = ()
     if me.stages < len(side.stages):
@@ -619,6 +669,7 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
             price = EDIFICE.cards[state.edifices[state.age - 1]].cost_coins
             join_ways = tuple(w for w in all_ways if w.total + price <= me.coins)
     free = free_build_ready(state, city)
+    picks: tuple[int | None, ...] = stage_choices(state, city) or (None,)  # Ur / Carthage
     out: list[Command_] = []
     discards: list[Command_] = []
     seen: set[str] = set()
@@ -639,8 +690,9 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
             if free and not (forced and chain):
                 out.append(Build(card=key, free=True, free_city=fc))
         if not (forced and chain):
-            out.extend(BuildStage(card=key, left=w.left, right=w.right, free_city=fc) for w in stage_ways)
-            out.extend(BuildStage(card=key, left=w.left, right=w.right, join=True) for w in join_ways)
+            for o in picks:
+                out.extend(BuildStage(card=key, left=w.left, right=w.right, free_city=fc, option=o) for w in stage_ways)
+                out.extend(BuildStage(card=key, left=w.left, right=w.right, join=True, option=o) for w in join_ways)
             discards.append(Discard(card=key, free_city=fc))
         if not forced:
             out.append(discards.pop())

@@ -10,6 +10,8 @@ from games.contract import Seed
 from games.rng import RNG_NAME, Rng
 from games.seven_wonders.catalog import CATALOG, CATALOG_HASH
 from games.seven_wonders.edifice import EDIFICE
+
+EXTRA_DATA = EDIFICE.wonders
 from games.seven_wonders.events import (
     AgeStarted,
     EdificesDrawn,
@@ -29,6 +31,8 @@ PRESETS: dict[str, Options] = {
     **{f"{n}p_side_a": Options(players=n, sides="A") for n in range(3, 8)},
     **{f"{n}p_side_b": Options(players=n, sides="B") for n in range(3, 8)},
     **{f"{n}p_edifice": Options(players=n, edifice=True) for n in range(3, 8)},
+    # with Ur and Carthage in the boards dealt: placeholder data (Edifice §12.2)
+    **{f"{n}p_edifice_all_boards": Options(players=n, edifice=True, placeholder_boards=True) for n in range(3, 8)},
 }
 
 
@@ -51,6 +55,15 @@ def _check_options(options: Options) -> None:
         raise ValueError(f"the Edifice expansion is for {lo} to {hi} players (Edifice §3 step 6)")
 
 
+def board_pool(options: Options) -> list[str]:
+    """The boards setup may deal: the base seven, plus Carthage (and Ur, only with Edifice)
+    with `placeholder_boards` (Edifice §2, §12; placeholder data, off by default)."""
+    pool = sorted(CATALOG.wonders)
+    if options.placeholder_boards is True:
+        pool += sorted(w for w, b in EXTRA_DATA.items() if options.with_edifice or not b.requires_edifice)
+    return pool
+
+
 def cities_of(options: Options) -> int:
     """How many cities: one per player, plus the Free City with 2 players (§12)."""
     return 3 if options.players == 2 else options.players
@@ -59,7 +72,7 @@ def cities_of(options: Options) -> int:
 def deal(options: Options, seed: bytes) -> Fixture:
     """The fixture a seed gives (§2): shuffled decks, drawn guilds, dealt boards and sides."""
     n = cities_of(options)
-    boards = Rng(seed, "wonders").sample(sorted(CATALOG.wonders), n)
+    boards = Rng(seed, "wonders").sample(board_pool(options), n)
     side_rng = Rng(seed, "sides")
     sides = [options.sides if options.sides != "random" else "AB"[side_rng.below(2)] for _ in range(n)]
     guilds = Rng(seed, "guilds").sample(sorted(CATALOG.guilds), n + 2)
@@ -81,8 +94,10 @@ def check_fixture(options: Options, fx: Fixture) -> None:
     if len(fx.wonders) != n or len({w.wonder for w in fx.wonders}) != n:
         raise ValueError(f"a fixture needs {n} distinct boards")
     for w in fx.wonders:
-        if w.wonder not in CATALOG.wonders or w.side not in ("A", "B"):
-            raise ValueError(f"unknown board or side: {w.wonder} {w.side}")
+        if w.wonder not in board_pool(options) or w.side not in ("A", "B"):
+            raise ValueError(f"unknown board or side: {w.wonder} {w.side}"
+                             + (" (Ur and Carthage need placeholder_boards; Ur also edifice)"
+                                if w.wonder in EXTRA_DATA else ""))
     if len(fx.deals) != 3:
         raise ValueError("a fixture deals three ages")
     for age, hands in enumerate(fx.deals, 1):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from games.contract import Result
+from games.seven_wonders.boards import BOARDS, EXTRA
 from games.seven_wonders.catalog import CATALOG
 from games.seven_wonders.edifice import EDIFICE
 from games.seven_wonders.events import Play
@@ -38,6 +39,8 @@ class CityView(msgspec.Struct, frozen=True, kw_only=True):
     joined: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
     rewards: tuple[str, ...] | msgspec.UnsetType = msgspec.UNSET
     debts: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET
+    stage_options: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET  # Ur / Carthage: alternatives picked
+    box_pawns: tuple[int, ...] | msgspec.UnsetType = msgspec.UNSET  # Ur: Ages of its box pawns
 
 
 class EdificeView(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,10 +88,12 @@ def view(state: State, seat: int | None) -> View:
     cities = tuple(
         CityView(
             seat=i, wonder=c.wonder, side=c.side, coins=c.coins, built=c.built, stages=c.stages,
-            stages_total=len(CATALOG.wonders[c.wonder].sides[c.side].stages), tokens=c.tokens,
+            stages_total=len(BOARDS[c.wonder].sides[c.side].stages), tokens=c.tokens,
             shields=shields(c), hand_size=len(state.hands[i]) if state.hands else 0,
             chosen=bool(state.chosen) and state.chosen[i] is not None,
             joined=c.joined if ed else unset, rewards=c.rewards if ed else unset, debts=c.debts if ed else unset,
+            stage_options=c.stage_options if c.wonder in EXTRA else unset,
+            box_pawns=c.box_pawns if ed else unset,
         )
         for i, c in enumerate(state.cities)
     )
@@ -133,7 +138,7 @@ def render(v: View) -> str:
         toks = " ".join(f"{t:+d}" for t in c.tokens) or "-"
         mark = " ✓chosen" if c.chosen else (" …to act" if c.seat in v.to_act else "")
         lines.append(
-            f"[{c.seat}] {CATALOG.wonders[c.wonder].name} {c.side}: {c.coins} coins, stages {c.stages}/{c.stages_total}, "
+            f"[{c.seat}] {BOARDS[c.wonder].name} {c.side}: {c.coins} coins, stages {c.stages}/{c.stages_total}, "
             f"shields {c.shields}, tokens {toks}{mark}"
         )
         lines.append(f"    {_names(c.built)}")

@@ -47,7 +47,7 @@ def _scramble(state, seat, rng: random.Random):
 def test_views_do_not_depend_on_hidden_information() -> None:
     enc = msgspec.json.encode
     checked = 0
-    for preset in ["2p_free_city", *(f"{n}p" for n in range(3, 8)), "4p_edifice", "6p_edifice"]:
+    for preset in ["2p_free_city", *(f"{n}p" for n in range(3, 8)), "4p_edifice", "6p_edifice", "7p_edifice_all_boards"]:
         players = GAME.presets[preset].players
         rng = random.Random(preset)
         state = replay(GAME, GAME.setup(GAME.presets[preset], Seed(bytes([players]) * 8)))

@@ -12,6 +12,8 @@ the other card of the turn-6 hand. `None` in a plan leaves a turn unplanned.
 
 from __future__ import annotations
 
+import msgspec
+
 from games.contract import Rejection
 from games.fold import replay
 from games.seven_wonders import GAME
@@ -58,7 +60,7 @@ class Table:
     """A game in progress, driven turn by turn."""
 
     def __init__(self, boards: list[str] | None = None, sides: str = "A", plan=None, n: int | None = None,
-                 edifices: tuple[str, str, str] | None = None):
+                 edifices: tuple[str, str, str] | None = None, placeholder_boards: bool = False):
         boards = boards or list(BOARDS[: n or 3])
         self.n = len(boards)
         self.plan = plan or {}
@@ -67,6 +69,8 @@ class Table:
         fx = Fixture(wonders=picks, deals=tuple(_deal(self.n, a, self.plan) for a in (1, 2, 3)),
                      edifices=edifices or ())
         options = Options(players=self.n, edifice=True) if edifices else Options(players=self.n)
+        if placeholder_boards:
+            options = msgspec.structs.replace(options, placeholder_boards=True)
         self.events = list(GAME.setup(options, fx))
         self.state = replay(GAME, self.events)
 

@@ -240,7 +240,8 @@ def test_random_games_with_edifice_end_and_replay() -> None:
     for players in range(3, 8):
         for k in range(4):
             rng = random.Random(k)
-            events = list(GAME.setup(GAME.presets[f"{players}p_edifice"], Seed(b"r%d%d" % (players, k))))
+            preset = f"{players}p_edifice" + ("_all_boards" if k % 2 else "")  # Ur and Carthage too (§12)
+            events = list(GAME.setup(GAME.presets[preset], Seed(b"r%d%d" % (players, k))))
             state = replay(GAME, events)
             while GAME.result(state) is None:
                 seat = rng.choice(GAME.to_act(state))
