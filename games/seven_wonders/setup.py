@@ -10,8 +10,6 @@ from games.contract import Seed
 from games.rng import RNG_NAME, Rng
 from games.seven_wonders.catalog import CATALOG, CATALOG_HASH
 from games.seven_wonders.edifice import EDIFICE
-
-EXTRA_DATA = EDIFICE.wonders
 from games.seven_wonders.events import (
     AgeStarted,
     EdificesDrawn,
@@ -23,6 +21,8 @@ from games.seven_wonders.events import (
 )
 
 RULES_VERSION = 1
+EXTRA_DATA = EDIFICE.wonders
+"""Edifice's placeholder boards (Ur, Carthage) as the data describes them."""
 HAND = 7  # §3
 
 PRESETS: dict[str, Options] = {
