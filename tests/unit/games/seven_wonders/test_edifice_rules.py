@@ -232,6 +232,21 @@ def test_victory_tokens_penalty_offers_each_distinct_pair() -> None:
 # --- random play and views -------------------------------------------------------------------
 
 
+def _invariants(state) -> None:
+    """What must hold after every command of an Edifice game (§4, §5, §10, §11)."""
+    start = EDIFICE.pawns(state.players)
+    for age, (pawns, status) in enumerate(zip(state.pawns, state.edifice_status), 1):
+        assert 0 <= pawns <= start
+        assert (status == "completed") == (pawns == 0)  # empty card <=> completed (§5.1)
+        assert status == "project" or state.age >= age
+        for c in state.cities:
+            assert c.joined.count(age) <= 1  # once per Age (A6)
+            assert (EDIFICE.cards[state.edifices[age - 1]].id in c.rewards) == (status == "completed" and c.holds(age))
+    for c in state.cities:
+        assert c.coins >= 0
+        assert all(d in (-2, -3, -5) for d in c.debts) and len(c.debts) <= 3  # one per failed edifice (§11)
+
+
 def test_random_games_with_edifice_end_and_replay() -> None:
     """Whole games for 3-7 players through decide: legal commands always exist, every edifice
     ends completed or failed, the log replays to the same result, notation round-trips."""
@@ -254,6 +269,7 @@ def test_random_games_with_edifice_end_and_replay() -> None:
                 events += out
                 for e in out:
                     state = GAME.evolve(state, e)
+                _invariants(state)
             assert set(state.edifice_status) <= {"completed", "failed"}
             assert GAME.result(replay(GAME, events)) == GAME.result(state)
 
