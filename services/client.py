@@ -118,8 +118,8 @@ class Client:
         tokens = [protocol.new_token() for _ in range(n)]
         req = protocol.OpenRequest(
             token_hashes=[protocol.token_hash(t) for t in tokens], preset=preset,
-            options=None if options is None else msgspec.Raw(msgspec.json.encode(options)),
-            fixture=None if fixture is None else msgspec.Raw(msgspec.json.encode(fixture)))
+            options=msgspec.Raw(msgspec.json.encode(options)),  # None encodes as null
+            fixture=msgspec.Raw(msgspec.json.encode(fixture)))
         out = await self.submit(self.envelope(game_id=game_id, game_type=game.id, kind="open",
                                               command=msgspec.json.encode(req)))
         return game_id, tokens, out

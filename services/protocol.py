@@ -35,8 +35,10 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
     token_hashes: list[str]
     preset: str = ""
-    options: msgspec.Raw | None = None
-    fixture: msgspec.Raw | None = None
+    # JSON kept raw, `null` when absent. Not `Raw | None`: msgspec (0.23) decodes that union
+    # as null only, and refused every options or fixture object.
+    options: msgspec.Raw = msgspec.Raw(b"null")
+    fixture: msgspec.Raw = msgspec.Raw(b"null")
 
 
 def latency(game_type: str) -> str:

@@ -627,7 +627,9 @@ class Script(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     commands: list[ScriptStep]
     preset: str = ""
     players: Optional[int] = None
-    fixture: Optional[msgspec.Raw] = None
+    # Raw, not Optional[Raw]: msgspec decodes Optional[Raw] as null only (an object there
+    # was refused); an absent fixture reads as null.
+    fixture: msgspec.Raw = msgspec.Raw(b"null")
     game_id: Optional[str] = None
 
 
@@ -651,7 +653,10 @@ async def _script(settings: Settings, spec: Script, strict: bool) -> None:
 
     game = _game(spec.game)
     preset_name, options = _options_for(game, spec.players, spec.preset or None)
-    fx = None if spec.fixture is None else msgspec.json.decode(spec.fixture, type=game.fixture_type)
+    try:
+        fx = msgspec.json.decode(spec.fixture, type=game.fixture_type | None)
+    except msgspec.ValidationError as e:
+        raise Exit(USAGE, f"bad fixture: {e}") from None
     async with runtime(settings) as rt:
         own = not await _referee_alive(rt.redis)
     rejected = 0

@@ -402,14 +402,15 @@ class Referee:
             return None
         try:
             req = _open_decoder.decode(env.command)
-            if req.options is not None:
-                options = msgspec.json.decode(req.options, type=game.options_type)
+            given = msgspec.json.decode(req.options, type=game.options_type | None)
+            if given is not None:
+                options = given
             elif req.preset in game.presets:
                 options = game.presets[req.preset]
             else:
                 it.reject(env.game_id, "bad_options", f"unknown preset {req.preset!r}; known: {', '.join(game.presets)}")
                 return None
-            fixture = None if req.fixture is None else msgspec.json.decode(req.fixture, type=game.fixture_type)
+            fixture = msgspec.json.decode(req.fixture, type=game.fixture_type | None)
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
             it.reject(env.game_id, "malformed", f"bad open request: {e}")
             return None
@@ -422,11 +423,15 @@ class Referee:
         if fixture is None and seed is None:
             it.reject(env.game_id, "retry", "seed not ready")  # unreachable: secrets are loaded first
             return None
-        opening = list(game.setup(options, fixture if fixture is not None else Seed(seed)))  # type: ignore[arg-type]
+        try:
+            opening = list(game.setup(options, fixture if fixture is not None else Seed(seed)))  # type: ignore[arg-type]
+        except ValueError as e:  # the game refuses these options or this fixture, and says why
+            it.reject(env.game_id, "bad_options", str(e))
+            return None
         opened = GameOpened(
             game_type=game.id, players=players,
             options=msgspec.Raw(msgspec.json.encode(options)),
-            preset=req.preset if req.options is None else "",
+            preset=req.preset if given is None else "",
             rules_version=game.rules_version,
             seed_commitment="" if fixture is not None else seed_commitment(seed),  # type: ignore[arg-type]
             rng="" if fixture is not None else RNG_NAME,

@@ -64,3 +64,30 @@ def test_bench_prints_every_figure_against_its_target(tmp_path):
         assert row in out, out
     assert "≥ 40%" in out and "< 10" in out and "≥ 90%" in out
     assert "(0 rejected)" in out  # every command of the backlog was legal and answered
+
+
+def test_a_script_plays_from_a_fixture_with_the_edifice_expansion(tmp_path):
+    """README "Scripted games": the fixture fixes boards, deals and (Edifice) the edifices;
+    the commands run in order through the service; a bad fixture is a usage error."""
+    import msgspec
+
+    from games.seven_wonders.events import Options
+    from games.seven_wonders.setup import deal
+
+    data = tmp_path / "ts"
+    fx = msgspec.structs.replace(deal(Options(players=3, edifice=True), b"doc"),
+                                 edifices=("outpost", "river_port", "archives"))
+    hand = sorted(fx.deals[0][0])
+    script = tmp_path / "e.json"
+    script.write_text(json.dumps({"game": "seven_wonders", "preset": "3p_edifice", "fixture": msgspec.to_builtins(fx),
+                                  "commands": [{"seat": 0, "command": f"discard {hand[0]}"}]}))
+    lines = [json.loads(x) for x in ts("script", str(script), "--strict", data=data).stdout.splitlines()]
+    assert lines[0]["step"] == "open" and lines[0]["outcome"]["status"] == "accepted"
+    assert lines[1]["outcome"]["status"] == "accepted" and lines[-1]["rejected"] == 0
+    gid = lines[0]["game_id"]
+    shown = ts("replay", gid, data=data).stdout
+    assert "Outpost" in shown and "River Port" in shown and "Archives" in shown
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"game": "seven_wonders", "preset": "3p", "fixture": {"wonders": 1},
+                               "commands": []}))
+    assert ts("script", str(bad), data=data, check=False).returncode == 2
