@@ -283,6 +283,11 @@ def _check(data: _File) -> None:
         raise CatalogError(f"{FILE}: one negative debt value per age (§11)")
     if set(data.pawn_intrinsic_vp.by_age) != {1, 2, 3}:
         raise CatalogError(f"{FILE}: pawn_intrinsic_vp needs a value per age (§14 Q1)")
+    box = data.ur_pawn_from_box
+    if box.advances_completion or box.costs_coins or box.effect_if_edifice_already_completed_or_resolved != "none":
+        # the rules read the other three flags; these readings are the only ones they implement
+        raise CatalogError(f"{FILE}: ur_pawn_from_box: the engine implements a free box pawn that takes no "
+                           "pawn off the card and does nothing for a completed or resolved edifice (§12.2)")
     for w in data.wonders:
         where = f"{FILE}: wonders ({w.id})"
         if set(w.sides) != {"A", "B"} or w.starting_resource not in RESOURCES:

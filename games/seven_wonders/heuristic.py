@@ -117,8 +117,10 @@ def _trade(state: State, city: int, need, bank: int, cmd: Build | BuildStage) ->
 
 
 def _standing(cities: tuple[City, ...], city: int) -> int:
-    """The score pad's total in coins, the treasury counted coin by coin (§9)."""
-    cats, _ = score_city(cities, city)
+    """The score pad's total in coins, the treasury counted coin by coin (§9), the Edifice
+    line included when the city has a pawn, reward or debt (Edifice §7)."""
+    c = cities[city]
+    cats, _ = score_city(cities, city, edifice=bool(c.joined or c.rewards or c.debts or c.box_pawns))
     return VP * (sum(cats) - cats[_TREASURY]) + cities[city].coins
 
 

@@ -271,6 +271,20 @@ def stage_choices(state: State, seat: int) -> tuple[int, ...]:
     return ()
 
 
+BOX = EDIFICE.ur_pawn_from_box
+"""What Ur's box pawns do: placeholder semantics, read from the data (Edifice §12.2)."""
+
+
+def rewarded(c: City, age: int) -> bool:
+    """Does the city get that Age's edifice reward when it completes (§5.1; Ur's box pawn per the data)?"""
+    return age in c.joined or (BOX.grants_reward_if_edifice_completed_later and age in c.box_pawns)
+
+
+def exempt(c: City, age: int) -> bool:
+    """Is the city spared that Age's edifice penalty (B4; Ur's box pawn per the data)?"""
+    return age in c.joined or (BOX.grants_penalty_immunity_for_that_edifice and age in c.box_pawns)
+
+
 def _box_pawns(state: State, plays: tuple[Play, ...]) -> list[SevenWondersEvent]:
     """Ur (placeholder semantics, Edifice §12.2), on the state after placement: a stage that
     takes a pawn from the box makes the city a holder of a project edifice of that Age
@@ -300,7 +314,8 @@ def join_refusal(state: State, seat: int) -> str | None:
     age = state.age
     if state.edifice_status[age - 1] != "project" or state.pawns[age - 1] < 1:
         return "this Age's edifice has no pawn left on its card (A2)"
-    if age in state.cities[seat].joined:
+    me = state.cities[seat]
+    if age in me.joined or (BOX.uses_once_per_age_participation and age in me.box_pawns):
         return "you have already taken part in this Age's edifice (A2, A6)"
     return None
 
@@ -372,7 +387,7 @@ def _joined(state: State, plays: tuple[Play, ...]) -> list[SevenWondersEvent]:
     out.append(EdificeJoined(age=age, seats=seats, pawns_left=left))
     if left == 0:
         after = evolve(state, out[-1])
-        holders = tuple(i for i, c in enumerate(after.cities) if c.holds(age))
+        holders = tuple(i for i, c in enumerate(after.cities) if rewarded(c, age))
         card = EDIFICE.cards[state.edifices[age - 1]]
         n = len(state.cities)
         coins, tokens, returned = [0] * n, [()] * n, [0] * n
@@ -551,8 +566,8 @@ def _failed(state: State) -> EdificeFailed:
     n = len(state.cities)
     coins, discard, lost, debts, owed = [0] * n, [None] * n, [()] * n, [0] * n, []
     for i, c in enumerate(state.cities):
-        if c.holds(age):
-            continue  # a holder pays nothing (B4; Ur's box pawns too, §12.2)
+        if exempt(c, age):
+            continue  # a holder pays nothing (B4; Ur's box pawns as the data says, §12.2)
         if isinstance(pen, PayCoins):
             if c.coins >= pen.amount:
                 coins[i] = -pen.amount

@@ -28,10 +28,6 @@ class City(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     box_pawns: tuple[int, ...] = ()  # Ur: Ages of the pawns taken from the box (§12.2, P)
     stage_options: tuple[int, ...] = ()  # Ur/Carthage: per built stage, the alternative picked (0: none offered)
 
-    def holds(self, age: int) -> bool:
-        """Does the city hold a pawn of that Age's edifice (participation or Ur's box pawn)?"""
-        return age in self.joined or age in self.box_pawns
-
 
 Phase = Literal["new", "choose", "resolving", "over"]
 

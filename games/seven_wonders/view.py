@@ -142,11 +142,18 @@ def render(v: View) -> str:
             f"shields {c.shields}, tokens {toks}{mark}"
         )
         lines.append(f"    {_names(c.built)}")
-        if c.joined:
-            lines.append(f"    edifice pawns of Age {', '.join(str(a) for a in c.joined)}"
-                         + (f"; debts {' '.join(str(d) for d in c.debts)}" if c.debts else ""))
-        elif c.debts:
-            lines.append(f"    debts {' '.join(str(d) for d in c.debts)}")
+        if v.edifices:
+            parts = []
+            if c.joined or c.box_pawns:
+                parts.append("pawns of Age " + ", ".join(str(a) for a in c.joined)
+                             + ("" if not c.box_pawns else (" " if c.joined else "") + "(box: "
+                                + ", ".join(str(a) for a in c.box_pawns) + ")"))
+            if c.rewards:
+                parts.append("rewards " + ", ".join(EDIFICE.cards[r].name for r in c.rewards))
+            if c.debts:
+                parts.append("debts " + " ".join(str(d) for d in c.debts))
+            if parts:
+                lines.append("    " + "; ".join(parts))
     if v.edifices:
         parts = [f"{EDIFICE.cards[e].name} ({'I' * a}: " + (f"{p} pawns left" if st == "project" else st) + ")"
                  for a, (e, p, st) in enumerate(zip(v.edifices.cards, v.edifices.pawns, v.edifices.status), 1)]
@@ -155,7 +162,9 @@ def render(v: View) -> str:
     if v.hand is not None:
         lines.append(f"your hand: {_names(v.hand)}")
     if v.choice is not None:
-        lines.append(f"your choice: {v.choice.action} {CATALOG.cards[v.choice.card].name}")
+        lines.append(f"your choice: {v.choice.action} {CATALOG.cards[v.choice.card].name}"
+                     + (f", option {v.choice.option}" if isinstance(v.choice.option, int) else "")
+                     + (", joining the edifice" if v.choice.join is True else ""))
     if v.holder is not None and v.holder == v.seat:
         lines.append("you hold the Free City card: choose your card, then one for the Free City")
     if v.free_city_choice is not None:

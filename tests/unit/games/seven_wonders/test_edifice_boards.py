@@ -125,3 +125,38 @@ def test_ur_day_stage_two_asks_which_age() -> None:
     city = replace(t.state.cities[0], stages=1)
     state = replace(t.state, cities=(city, *t.state.cities[1:]))
     assert stage_choices(state, 0) == (1, 2, 3)
+
+
+def test_ur_box_pawn_semantics_come_from_the_data(monkeypatch: pytest.MonkeyPatch) -> None:
+    """§0/§12.2: placeholder behaviour is kept in data (`ur_pawn_from_box`), not in code:
+    with immunity switched off there, Ur's box pawn no longer spares it the penalty; with
+    `uses_once_per_age_participation` on, it counts as Ur's participation of that Age."""
+    from games.seven_wonders import rules
+
+    box = rules.BOX
+    monkeypatch.setattr(rules, "BOX", replace(box, grants_penalty_immunity_for_that_edifice=False,
+                                              uses_once_per_age_participation=True))
+    t = ur()
+    t.turn({0: "wonder Altar"})
+    assert t.state.cities[0].box_pawns == (1,)
+    assert join_refusal(t.state, 0) is not None
+    t.finish_age()
+    failed = next(e for e in t.events if isinstance(e, EdificeFailed))
+    assert failed.coins[0] == -2
+
+
+def test_a_box_pawn_reading_the_engine_does_not_implement_is_refused_by_the_loader() -> None:
+    """The loader refuses flags the rules do not implement (a pawn off the card, a price)."""
+    import json
+    from pathlib import Path
+
+    from games.seven_wonders import edifice
+    from games.seven_wonders.catalog import CatalogError
+
+    seed = Path(__file__).resolve().parents[4] / "seeds" / "seven_wonders" / "edifice.json"
+    data = json.loads(seed.read_text(encoding="utf-8"))
+    data["ur_pawn_from_box"]["advances_completion"] = True
+    import msgspec
+
+    with pytest.raises(CatalogError, match="ur_pawn_from_box"):
+        edifice._check(msgspec.json.decode(json.dumps(data).encode(), type=edifice._File))

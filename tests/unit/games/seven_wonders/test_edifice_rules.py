@@ -24,7 +24,7 @@ from games.seven_wonders.events import (
 )
 from games.seven_wonders.catalog import CATALOG, RESOURCES
 from games.seven_wonders.payment import info
-from games.seven_wonders.rules import penalty_token_sets
+from games.seven_wonders.rules import penalty_token_sets, rewarded
 from games.seven_wonders.scoring import EDIFICE_CATEGORIES, count, shields
 from games.seven_wonders.state import City
 
@@ -241,7 +241,7 @@ def _invariants(state) -> None:
         assert status == "project" or state.age >= age
         for c in state.cities:
             assert c.joined.count(age) <= 1  # once per Age (A6)
-            assert (EDIFICE.cards[state.edifices[age - 1]].id in c.rewards) == (status == "completed" and c.holds(age))
+            assert (EDIFICE.cards[state.edifices[age - 1]].id in c.rewards) == (status == "completed" and rewarded(c, age))
     for c in state.cities:
         assert c.coins >= 0
         assert all(d in (-2, -3, -5) for d in c.debts) and len(c.debts) <= 3  # one per failed edifice (§11)
