@@ -67,6 +67,19 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def python_speed(steps: int = 2_000_000) -> float:
+    """ns per step of a plain Python loop, best of three: this machine's speed at the moment
+    (figures from different machines or moments compare only through it)."""
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter_ns()
+        total = 0
+        for i in range(steps):
+            total += i
+        best = min(best, (time.perf_counter_ns() - t0) / steps)
+    return best
+
+
 REPEATS = 3
 """(a) and (b) are measured this many times each, alternately; the figures are medians."""
 AOF_PAIRS = 2
@@ -340,6 +353,8 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
         _pin(proc.pid, {redis_cpu})
         _pin(0, {referee_cpu})
     try:
+        console.print(f"machine: a Python loop step takes {python_speed():.0f} ns (best of 3; compare runs "
+                      "and machines with it)")
         console.print(f"bench server: {url} (deploy/redis.conf, AOF everysec), {commands} commands, "
                       f"{games} games of {players} players"
                       + (f"; Redis pinned to CPU {redis_cpu}, the referee to CPU {referee_cpu}" if pinned else ""))

@@ -64,6 +64,7 @@ def test_bench_prints_every_figure_against_its_target(tmp_path):
         assert row in out, out
     assert "≥ 40%" in out and "< 10" in out and "≥ 90%" in out
     assert "(0 rejected)" in out  # every command of the backlog was legal and answered
+    assert "machine: a Python loop step takes" in out
 
 
 def test_a_script_plays_from_a_fixture_with_the_edifice_expansion(tmp_path):
