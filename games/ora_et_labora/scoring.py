@@ -1,0 +1,47 @@
+"""Final scoring (§10): A goods points + B economic values + C settlement scores."""
+
+from __future__ import annotations
+
+from games.ora_et_labora.catalog import CATALOG
+from games.ora_et_labora.goods import goods_points
+from games.ora_et_labora.landscape import Landscape, Space, neighbours
+
+CATEGORIES = ("goods", "economic", "settlements")
+"""A, B and C of §10, in that order."""
+WATER = CATALOG.game.landscapes.water_dwelling_value  # 3: an unbuilt water space (§10 C)
+
+
+def _card(built: str):  # a building or a settlement row
+    return CATALOG.settlements[built] if built in CATALOG.settlements else CATALOG.buildings[built]
+
+
+def is_settlement(built: str) -> bool:
+    return built in CATALOG.settlements
+
+
+def dwelling(space: Space) -> int:
+    """What a space adds to a neighbouring settlement's score (§10 C): the dwelling value of
+    its building or settlement, 3 for an unbuilt water space, else 0 (empty, forest, moor)."""
+    if space.built:
+        return _card(space.built).dwelling_value
+    return WATER if space.terrain == "water" else 0
+
+
+def economic(land: Landscape) -> int:
+    """B: economic values of every building and settlement in the landscape (§10 B)."""
+    return sum(_card(s.built).economic_value for s in land.spaces if s.built)
+
+
+def settlement_score(land: Landscape, space: Space) -> int:
+    """One settlement's score (§10 C): its own dwelling value plus each neighbour's."""
+    return _card(space.built).dwelling_value + sum(dwelling(n) for n in neighbours(land, space.cell))
+
+
+def settlements(land: Landscape) -> int:
+    """C: the sum of every settlement's score (§10 C)."""
+    return sum(settlement_score(land, s) for s in land.spaces if s.built and is_settlement(s.built))
+
+
+def score(land: Landscape, goods: tuple[int, ...]) -> tuple[int, int, int]:
+    """(A, B, C) of one player (§10); the total is their sum."""
+    return goods_points(goods), economic(land), settlements(land)
