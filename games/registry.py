@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from games.arkadia import GAME as ARKADIA
 from games.contract import GameDef
+from games.ora_et_labora import GAME as ORA_ET_LABORA
 from games.seven_wonders import GAME as SEVEN_WONDERS
 from games.seven_wonders_duel import GAME as SEVEN_WONDERS_DUEL
 
-GAMES: dict[str, GameDef] = {g.id: g for g in (SEVEN_WONDERS, SEVEN_WONDERS_DUEL, ARKADIA)}
+GAMES: dict[str, GameDef] = {g.id: g for g in (SEVEN_WONDERS, SEVEN_WONDERS_DUEL, ARKADIA, ORA_ET_LABORA)}
 
 
 def get(game_id: str) -> GameDef:

@@ -1,8 +1,43 @@
-"""Ora et Labora (France and Ireland, 1-4 players, short and long games).
+"""Ora et Labora (France and Ireland; 1-4 players; short, normal and long games): GAME.
 
-Only the catalog exists so far: `catalog.py` loads and validates the data shipped in
-`seeds/ora_et_labora/` (goods, production wheel, landscapes, the 70 building rows, the 8
-settlements, the seven modes with their building selections). The rules engine (commands,
-events, decide/evolve, scoring) does not exist yet, so the game is not registered in
-`games/registry.py`.
+Not registered in `games/registry.py` until the rules engine is complete (README).
 """
+
+from games.contract import GameDef
+from games.ora_et_labora.commands import OraEtLaboraCommand
+from games.ora_et_labora.events import OraEtLaboraEvent
+from games.ora_et_labora.evolve import evolve
+from games.ora_et_labora.heuristic import gain
+from games.ora_et_labora.notation import format_command, parse_command
+from games.ora_et_labora.rules import decide, legal_commands, to_act
+from games.ora_et_labora.scoring import facets, result, summary
+from games.ora_et_labora.setup import PRESETS, RULES_VERSION, Fixture, setup
+from games.ora_et_labora.state import Options, State
+from games.ora_et_labora.upcasters import UPCASTERS
+from games.ora_et_labora.view import render, view
+
+GAME = GameDef(
+    id="ora_et_labora",
+    rules_version=RULES_VERSION,
+    commands=OraEtLaboraCommand,
+    events=OraEtLaboraEvent,
+    options_type=Options,
+    presets=PRESETS,
+    fixture_type=Fixture,
+    initial=State(),
+    setup=setup,
+    decide=decide,
+    evolve=evolve,
+    legal_commands=legal_commands,
+    to_act=to_act,
+    view=view,
+    result=result,
+    facets=facets,
+    parse_command=parse_command,
+    format_command=format_command,
+    render=render,
+    players=(1, 4),
+    upcasters=UPCASTERS,
+    summary=summary,
+    gain=gain,
+)

@@ -116,8 +116,12 @@ def value_payment_problem(paid: Mapping[str, int], *, food_needed: int = 0, ener
     One tile pays one kind of value: the food and the energy of a payment that needs both are
     counted apart, so the goods are split by what they carry (no good carries both)."""
     for g, n in paid.items():
-        if n and g not in FOOD and g not in ENERGY_HALVES:
+        if not n:
+            continue
+        if g not in FOOD and g not in ENERGY_HALVES:
             return f"{g} is neither food nor energy"
+        if not (food_needed and g in FOOD) and not (energy_halves_needed and g in ENERGY_HALVES):
+            return f"{g} pays {'food' if g in FOOD else 'energy'}, which is not asked here"
     f, e = food(paid), energy_halves(paid)
     if f < food_needed:
         return f"the goods paid are worth {f} food, not {food_needed}"

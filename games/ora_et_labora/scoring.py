@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from games.contract import Result
 from games.ora_et_labora.catalog import CATALOG
 from games.ora_et_labora.goods import goods_points
 from games.ora_et_labora.landscape import Landscape, Space, neighbours
+from games.ora_et_labora.state import State
 
 CATEGORIES = ("goods", "economic", "settlements")
 """A, B and C of §10, in that order."""
@@ -45,3 +47,26 @@ def settlements(land: Landscape) -> int:
 def score(land: Landscape, goods: tuple[int, ...]) -> tuple[int, int, int]:
     """(A, B, C) of one player (§10); the total is their sum."""
     return goods_points(goods), economic(land), settlements(land)
+
+
+def result(state: State) -> Result | None:
+    """Scores and ranks once the game is over (§10: highest total wins, ties are shared)."""
+    if state.phase != "over":
+        return None
+    totals = tuple(sum(s) for s in state.scores)
+    ranks = tuple(1 + sum(1 for u in totals if u > t) for t in totals)
+    return Result(categories=state.categories, scores=state.scores, totals=totals, ranks=ranks,
+                  winners=tuple(s for s, r in enumerate(ranks) if r == 1))
+
+
+def facets(state: State) -> list[dict[str, str]]:
+    """Statistics dimensions per seat: seat, mode, variant, players."""
+    return [{"seat": str(s), "mode": state.mode, "variant": state.options.variant, "players": str(state.players)}
+            for s in range(state.players)]
+
+
+def summary(state: State) -> dict[str, int]:
+    """Extra numbers of a finished game: rounds played, buildings built, settlements built."""
+    built = [s.built for o in state.owners[:state.players] for s in o.land.spaces if s.built]
+    return {"rounds": state.round, "buildings": sum(1 for b in built if b in CATALOG.buildings and not b.startswith("H")),
+            "settlements": sum(1 for b in built if is_settlement(b))}

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[3]
 CASES = [(g, p) for g in GAMES.values() for p in g.presets]
 
 
-CATALOG_ONLY = {"ora_et_labora"}
+CATALOG_ONLY: set[str] = set()
 """Game folders that hold only their catalog so far (no rules engine, not registered; README)."""
 
 

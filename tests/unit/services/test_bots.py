@@ -16,12 +16,13 @@ from games.contract import GameDef, Rejection, Seed
 from games.fold import replay
 from services.bots.policies import BOTS, GreedyBot, RandomBot
 from tests.unit.games.test_secrecy_arkadia import _scramble as scramble_arkadia
+from tests.unit.games.test_secrecy_ora_et_labora import _scramble as scramble_ora_et_labora
 from tests.unit.games.test_secrecy_seven_wonders import _scramble as scramble_seven_wonders
 from tests.unit.games.test_secrecy_seven_wonders_duel import _scramble as scramble_duel
 
-PRESET = {"seven_wonders": "3p", "seven_wonders_duel": "2p", "arkadia": "3p"}
+PRESET = {"seven_wonders": "3p", "seven_wonders_duel": "2p", "arkadia": "3p", "ora_et_labora": "3p_short_france"}
 SCRAMBLE = {"seven_wonders": scramble_seven_wonders, "seven_wonders_duel": scramble_duel,
-            "arkadia": scramble_arkadia}
+            "arkadia": scramble_arkadia, "ora_et_labora": scramble_ora_et_labora}
 
 
 def play(game: GameDef, preset: str, seed: bytes, kinds: list[type], check_legal: bool = False):
@@ -155,8 +156,8 @@ def test_gain_does_not_depend_on_hidden_information(game: GameDef) -> None:
     acting seat's gain of each legal command stays the same."""
     scramble = SCRAMBLE[game.id]
     presets = {"seven_wonders": ["2p_free_city", "3p", "5p", "4p_edifice"], "seven_wonders_duel": ["2p", "2p_first_game", "2p"],
-               "arkadia": ["2p", "3p", "4p"]}[game.id]
-    every = 4 if game.id == "arkadia" else 1
+               "arkadia": ["2p", "3p", "4p"], "ora_et_labora": ["3p_short_ireland", "2p_france"]}[game.id]
+    every = {"arkadia": 4, "ora_et_labora": 5}.get(game.id, 1)
     checked = 0
     for n, preset in enumerate(presets):
         rng = random.Random(n)
