@@ -193,6 +193,13 @@ class NeutralBuilt(Event, tag="neutral_built"):
     covered: str = ""
 
 
+class NeutralSetAside(Event, tag="neutral_set_aside"):
+    """Solo: the neutral player's new building had no place at all; it leaves the game (README)."""
+
+    version: ClassVar[int] = 1
+    building: str
+
+
 class SettlementBuilt(Event, tag="settlement_built"):
     """§8, §12: `settlement` from hand on `cell`, `paid` given (food and energy)."""
 
@@ -222,4 +229,4 @@ class GameEnded(Event, tag="game_ended"):
 OraEtLaboraEvent = (GameSetUp | RoundStarted | SettlementPhaseStarted | SettlerDone | SettlementPhaseEnded
                     | LandscapeBought | GoodsConverted | ActionTaken | WorkContracted | ClergymanPlaced
                     | DecisionOpened | DecisionClosed | FunctionUsed | LandCleared | BuildingBuilt | NeutralBuilt
-                    | SettlementBuilt | ActionEnded | GameEnded)
+                    | NeutralSetAside | SettlementBuilt | ActionEnded | GameEnded)

@@ -22,6 +22,7 @@ from games.ora_et_labora.events import (
     LandCleared,
     LandscapeBought,
     NeutralBuilt,
+    NeutralSetAside,
     RoundStarted,
     SettlementBuilt,
     SettlementPhaseEnded,
@@ -68,7 +69,7 @@ def _cleared(land: L.Landscape, cells) -> L.Landscape:
 
 def _game_set_up(state: State, e: GameSetUp) -> State:
     return State(phase="actions", options=e.options, mode=e.mode, players=e.options.players, owners=e.owners,
-                 wheel=e.wheel, start=e.start, display=e.display, stacks=e.stacks, districts=e.districts,
+                 wheel=e.wheel, first=e.start, start=e.start, display=e.display, stacks=e.stacks, districts=e.districts,
                  plots=e.plots, bought=(False,) * e.options.players)
 
 
@@ -205,6 +206,10 @@ def _neutral_built(state: State, e: NeutralBuilt) -> State:
     return replace(state, display=tuple(b for b in state.display if b != e.building))
 
 
+def _neutral_set_aside(state: State, e: NeutralSetAside) -> State:
+    return replace(state, display=tuple(b for b in state.display if b != e.building))
+
+
 def _settlement_built(state: State, e: SettlementBuilt) -> State:
     owner = state.owners[e.seat]
     s = owner.land.space(e.cell)
@@ -242,6 +247,7 @@ _HANDLERS: dict[type, Any] = {
     LandCleared: _land_cleared,
     BuildingBuilt: _building_built,
     NeutralBuilt: _neutral_built,
+    NeutralSetAside: _neutral_set_aside,
     SettlementBuilt: _settlement_built,
     ActionEnded: _action_ended,
     GameEnded: _game_ended,

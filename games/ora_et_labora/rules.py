@@ -58,6 +58,7 @@ from games.ora_et_labora.events import (
     LandCleared,
     LandscapeBought,
     NeutralBuilt,
+    NeutralSetAside,
     RoundStarted,
     SettlementBuilt,
     SettlementPhaseEnded,
@@ -403,7 +404,7 @@ def _handler(state: State, cmd: Any) -> Handler | Rejection:
             FreeBuild: {Build: _free_build, Decline: _close},
             FreeSettlement: {BuildSettlement: _castle_settlement, Decline: _close},
             FreeLandscape: {BuyLandscape: _free_landscape, Decline: _close},
-            NeutralBuild: {PlaceNeutralBuilding: _neutral_build},
+            NeutralBuild: {PlaceNeutralBuilding: _neutral_build, Decline: _neutral_set_aside},
             NeutralPrior: {UseNeutralPrior: _neutral_prior, Decline: _close},
         }[type(top)]
         what = f"the open decision ({top.__struct_config__.tag})"
@@ -785,7 +786,10 @@ def _end_settlement(run: _Run, seat: int, cmd: EndSettlement) -> Rejection | Non
 def neutral_cells(state: State, building: str) -> list[L.Cell]:
     """Where the neutral player's new `building` may go (§13.4): any terrain; an empty space
     or an unoccupied building of the same kind (cloister or not) to cover; a cloister building
-    must touch another of its cloister buildings (the one it covers does not count)."""
+    must touch another of its cloister buildings. Our ruling (README): when no space keeps a
+    cloister building next to the others (all of them occupied and hemmed in), it may go
+    wherever a building of its kind could otherwise go; when there is no such place at all,
+    the player sets it aside (`Decline`) and it leaves the game."""
     o = state.players
     land = state.owners[o].land
     cloister = CATALOG.buildings[building].cloister
@@ -798,9 +802,10 @@ def neutral_cells(state: State, building: str) -> list[L.Cell]:
                 continue
         elif s.card:
             continue
-        if cloister and not cloister_ok(land, s.cell):
-            continue
         out.append(s.cell)
+    if cloister:
+        touching = [c for c in out if cloister_ok(land, c)]
+        return touching or out
     return out
 
 
@@ -814,6 +819,15 @@ def _neutral_build(run: _Run, seat: int, cmd: PlaceNeutralBuilding) -> Rejection
     space = run.state.owners[run.state.players].land.space(cmd.cell)
     assert space is not None
     run(DecisionClosed(), NeutralBuilt(building=top.building, cell=cmd.cell, covered=space.built))
+    return None
+
+
+def _neutral_set_aside(run: _Run, seat: int, cmd: Decline) -> Rejection | None:
+    top = run.state.pending[-1]
+    assert isinstance(top, NeutralBuild)
+    if neutral_cells(run.state, top.building):
+        return Rejection("bad_choice", f"the neutral player's {top.building} has a place: choose it")
+    run(DecisionClosed(), NeutralSetAside(building=top.building))
     return None
 
 
@@ -931,7 +945,7 @@ def legal_commands(state: State, seat: int) -> Sequence[Any]:
         return [BuyLandscape(kind=k, side=s, row=r) for k, s, r in _landscape_options(state, seat, free=True)  # type: ignore[arg-type]
                 if k in top.kinds] + [Decline()]
     if isinstance(top, NeutralBuild):
-        return [PlaceNeutralBuilding(cell=c) for c in neutral_cells(state, top.building)]
+        return [PlaceNeutralBuilding(cell=c) for c in neutral_cells(state, top.building)] or [Decline()]
     if isinstance(top, NeutralPrior):
         me = state.owners[seat]
         opts: list[Any] = []

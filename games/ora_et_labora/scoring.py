@@ -60,9 +60,11 @@ def result(state: State) -> Result | None:
 
 
 def facets(state: State) -> list[dict[str, str]]:
-    """Statistics dimensions per seat: seat, mode, variant, players."""
-    return [{"seat": str(s), "mode": state.mode, "variant": state.options.variant, "players": str(state.players)}
-            for s in range(state.players)]
+    """Statistics dimensions per seat: seat, place in the first round's order (1 = start
+    player), mode, variant, players."""
+    n = state.players
+    return [{"seat": str(s), "order": str((s - state.first) % n + 1), "mode": state.mode,
+             "variant": state.options.variant, "players": str(n)} for s in range(n)]
 
 
 def summary(state: State) -> dict[str, int]:

@@ -130,6 +130,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     owners: tuple[Owner, ...] = ()  # seats, then the neutral player in the solo game
     wheel: Wheel = Wheel()
     round: int = 0  # the round (the turn in the normal 2-player game), from 1
+    first: int = 0  # the start player of the first round (§5.1 step 6)
     start: int = 0  # the start player of this round (the active player: normal 2-player game)
     queue: tuple[int, ...] = ()  # the seats still to take an action this round, the actor first
     acted: bool = False  # the actor has taken this action's main action

@@ -1,4 +1,4 @@
-"""Whole 7 Wonders Duel and Arkadia bot games through the service (issues #4 and #5).
+"""Whole 7 Wonders Duel, Arkadia and Ora et Labora bot games through the service (issues #4 and #5).
 
 Each game goes the real path: commands XADDed to cmd:{s}, the FastStream referee, the
 append script, the feed, the projector. For every game: `verify` (projections.audit)
@@ -11,7 +11,8 @@ seat's view document nor the spectator's depends on, or contains, what it may no
   guilds left in the box, the progress tokens in the box, the draft wonders not yet revealed, and
   The Great Library's 3 tokens except for its chooser;
 * Arkadia: the other seats' hands, held workers (own and neutral), seals and gold behind
-  their screens, and the order of the draw pile.
+  their screens, and the order of the draw pile;
+* Ora et Labora: nothing is hidden, so every audience's document is the same board.
 
 "Depends on" is checked by scrambling that hidden information (as the unit secrecy tests
 `tests/unit/games/test_secrecy_*.py` do) and comparing the whole stored document bytes
@@ -46,6 +47,7 @@ from services.projector.runner import Projector, all_projections, load_views, re
 
 duel = registry.get("seven_wonders_duel")
 ark = registry.get("arkadia")
+oel = registry.get("ora_et_labora")
 DUEL_GAMES = int(os.environ.get("TS_DUEL_GAMES", "4"))
 ARK_GAMES = int(os.environ.get("TS_ARK_GAMES", "1"))
 VICTORIES = {"military", "scientific", "civilian"}
@@ -128,7 +130,8 @@ def _ark_hidden(state: Any, seat: int | None) -> set[str]:
     return out
 
 
-SECRETS = {duel.id: (_duel_scramble, _duel_hidden), ark.id: (_ark_scramble, _ark_hidden)}
+SECRETS = {duel.id: (_duel_scramble, _duel_hidden), ark.id: (_ark_scramble, _ark_hidden),
+           oel.id: (lambda st, seat, rng: st, lambda st, seat: set())}  # Ora et Labora: nothing hidden
 
 
 def check_secrecy(game: Any, envs: list[Any]) -> int:
@@ -247,6 +250,26 @@ async def test_arkadia_bot_games_verify_replay_stats_secrecy_rebuild(r, referee_
     assert agg["games"] == ARK_GAMES and set(agg["categories"]) == set(rows[0].categories)
     assert await r.xlen(keys.dead(0)) == 0
     await _rebuild_equals_live(r, store, ARK_GAMES)
+
+
+@pytest.mark.parametrize("preset", ["3p_short_france", "1p_ireland", "2p_long_ireland"])
+async def test_ora_et_labora_bot_games_verify_replay_stats_rebuild(r, referee_factory, preset):
+    """Ora et Labora through the service: a short 3-player game, a solo game (the neutral
+    player's decisions are the player's) and a long 2-player game, greedy against random."""
+    await referee_factory()
+    store = EventStore(r)
+    players = oel.presets[preset].players
+    async with Client(r, timeout=20) as c:
+        p = await play_game(c, store, oel, preset=preset, seed=preset.encode(),
+                            bot_kinds=("greedy", "random") if players > 1 else ("greedy",))
+    await _project_all(r, store)
+    row = await _check_finished(r, store, oel, p)
+    assert len(row.seats) == players and {s.facets["mode"] for s in row.seats} == {p.table.state.mode}
+    assert [s.facets["order"] for s in row.seats] == [str((s - p.table.state.first) % players + 1)
+                                                      for s in range(players)]
+    assert row.summary["rounds"] == p.table.state.round
+    assert await r.xlen(keys.dead(0)) == 0
+    await _rebuild_equals_live(r, store, 1)
 
 
 # ---------------------------------------------------------------------------- rejections never leak

@@ -21,7 +21,9 @@ from games.registry import GAMES
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 CASES = [("seven_wonders", "3p", b"golden-3"), ("seven_wonders", "5p_side_b", b"golden-5b"),
-         ("seven_wonders", "7p", b"golden-7")]
+         ("seven_wonders", "7p", b"golden-7"), ("ora_et_labora", "3p_short_france", b"golden-oel-3s"),
+         ("ora_et_labora", "1p_ireland", b"golden-oel-1")]
+PERFT_PRESET = {"seven_wonders": "3p", "ora_et_labora": "4p_france"}
 
 
 def _record(game_id: str, preset: str, seed: bytes) -> list[dict]:
@@ -98,7 +100,8 @@ def _perft(game_id: str, preset: str, seed: bytes, depth: int) -> int:
 @pytest.mark.parametrize("game_id", sorted({g for g, _, _ in CASES}))
 def test_perft_depth_2(game_id: str, request) -> None:
     path = GOLDEN / game_id / "perft.json"
-    got = {"preset": "3p", "seed": "perft", "depth": 2, "count": _perft(game_id, "3p", b"perft", 2)}
+    preset = PERFT_PRESET[game_id]
+    got = {"preset": preset, "seed": "perft", "depth": 2, "count": _perft(game_id, preset, b"perft", 2)}
     if request.config.getoption("--update-golden"):
         path.write_text(json.dumps(got) + "\n")
     assert got == json.loads(path.read_text())
