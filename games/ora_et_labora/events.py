@@ -185,12 +185,15 @@ class BuildingBuilt(Event, tag="building_built"):
 
 
 class NeutralBuilt(Event, tag="neutral_built"):
-    """Solo (§13.4): the neutral player's new building on `cell`, covering `covered` ("" none)."""
+    """Solo (§13.4): the neutral player's new building on `cell`, covering `covered` ("" none);
+    `contract` is the work-contract price from now on (2 once a Winery or Whiskey
+    Distillery stands anywhere, §11.2)."""
 
     version: ClassVar[int] = 1
     building: str
     cell: Cell
     covered: str = ""
+    contract: int = 1
 
 
 class NeutralSetAside(Event, tag="neutral_set_aside"):

@@ -203,7 +203,8 @@ def _neutral_built(state: State, e: NeutralBuilt) -> State:
     assert s is not None
     land = L.with_space(owner.land, L.Space(s.row, s.col, s.terrain, "", e.building))
     state = _owner(state, o, replace(owner, land=land))
-    return replace(state, display=tuple(b for b in state.display if b != e.building))
+    return replace(state, display=tuple(b for b in state.display if b != e.building),
+                   contract=max(state.contract, e.contract))
 
 
 def _neutral_set_aside(state: State, e: NeutralSetAside) -> State:

@@ -490,9 +490,12 @@ def _extra_actions(w: _Work, s: ExtraAction) -> Rejection | None:
             problem = "a card can be removed only once"
         if problem:
             return Rejection("bad_cell", problem)
-        problem_ = w.produce(good, bool(joker))
-        if problem_ is not None:
-            return problem_
+        if joker or (w.wheel or w.state.wheel).in_play(good):
+            problem_ = w.produce(good, bool(joker))
+            if problem_ is not None:
+                return problem_
+        # else solo, the indicator has left the game: the card is removed, nothing taken
+        # (the same ruling as `clear`, README)
         w.removed.append(cell)
     return None
 
@@ -514,7 +517,9 @@ def _target_problem(state: State, seat: int, place: Place, s: UseBuilding, targe
         return f"the {CATALOG.buildings[bid].name} cannot use a {CATALOG.buildings[bid].name}"
     who = occupant(state, target)
     if s.target == "occupied_by_any_prior":
-        return "" if who is not None and who[1] == PRIOR else "no prior stands on that building"
+        # several clergymen may share a building in the bonus round (§9): any prior counts
+        priors = [i for o2 in state.owners for i, at in enumerate(o2.clergy) if at == target and i == PRIOR]
+        return "" if priors else "no prior stands on that building"
     if s.target == "occupied_by_any_clergy":
         return "" if who is not None else "no clergyman stands on that building"
     # own_adjacent_unoccupied: Cloister Garden / Cottage standing in the user's landscape.

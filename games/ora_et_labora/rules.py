@@ -86,8 +86,8 @@ from games.ora_et_labora.state import (
 )
 
 LETTERS = ("A", "B", "C", "D")
-SOLO_LAST_ROUND = 32
-"""Solo: the final round with settlement phase E (§13.4, §15 #15: 32 recommended; the data's E)."""
+SOLO_LAST_ROUND = CATALOG.modes["solo"].rounds or 32
+"""Solo: the final round with settlement phase E (§13.4, §15 #15: 32 recommended; the data's)."""
 TWO_PLAYER_END_DISPLAY = 1
 """Normal 2-player game: the end comes once D is out and at most this many buildings are left (§13.1)."""
 LONG_END_DISPLAY = 3
@@ -328,14 +328,15 @@ def _end_of_round(run: _Run) -> None:
         elif _end_reached(st, TWO_PLAYER_END_DISPLAY):
             # §13.1: rotate once more, the other player takes one final action.
             other = 1 - st.start
+            returned = tuple(o for o, owner in enumerate(st.owners) if _all_placed(owner))
             run(RoundStarted(round=r + 1, start=other, queue=(other,), wheel=W.rotate(st.wheel), final=True,
-                             reset=(0, 1)))
+                             returned=returned, reset=(0, 1)))
         else:
             _start_round(run, r + 1, start=1 - st.start)
     elif kind == "two_player_long":
         if _end_reached(st, LONG_END_DISPLAY):
             if st.options.final_settlement:
-                _open_settlement_phase(run, "E", settlers=(1 - st.start, st.start))
+                _open_settlement_phase(run, "E", settlers=(st.start, 1 - st.start))
             else:
                 _end(run)
         else:
@@ -803,8 +804,8 @@ def neutral_cells(state: State, building: str) -> list[L.Cell]:
         elif s.card:
             continue
         out.append(s.cell)
-    if cloister:
-        touching = [c for c in out if cloister_ok(land, c)]
+    if cloister:  # covering an unoccupied cloister building keeps the group together
+        touching = [c for c in out if cloister_ok(land, c) or land.space(c).built]  # type: ignore[union-attr]
         return touching or out
     return out
 
@@ -818,7 +819,9 @@ def _neutral_build(run: _Run, seat: int, cmd: PlaceNeutralBuilding) -> Rejection
                          + "; ".join(f"{r},{c}" for r, c in cells))
     space = run.state.owners[run.state.players].land.space(cmd.cell)
     assert space is not None
-    run(DecisionClosed(), NeutralBuilt(building=top.building, cell=cmd.cell, covered=space.built))
+    contract = 2 if _raises_contract(top.building) else run.state.contract
+    run(DecisionClosed(), NeutralBuilt(building=top.building, cell=cmd.cell, covered=space.built,
+                                       contract=max(run.state.contract, contract)))
     return None
 
 
@@ -870,20 +873,32 @@ _ENERGY_ORDER = ("straw", "wood", "peat", "coal")
 
 def value_payment(goods: tuple[int, ...], food: int, energy_halves: int) -> dict[str, int] | None:
     """A deterministic payment of `food` and `energy_halves` from `goods` (cheap goods first,
-    one tile at a time), or None if the goods are not worth enough (§2.2)."""
-    pay: dict[str, int] = {}
-    left = list(goods)
-    for need, order, value in ((food, _FOOD_ORDER, G.FOOD), (energy_halves, _ENERGY_ORDER, G.ENERGY_HALVES)):
-        got = 0
-        for g in order:
-            i = G.INDEX[g]
-            while got < need and left[i] > 0:
-                left[i] -= 1
-                pay[g] = pay.get(g, 0) + 1
-                got += value[g]
-        if got < need:
-            return None
-    return pay
+    one tile at a time), or None if none was found (§2.2). Energy is paid first, with grain
+    flipped to straw when the energy goods run short (§2.1); if the food is then short,
+    food is paid first instead."""
+    for energy_first in (True, False):
+        pay: dict[str, int] = {}
+        left = list(goods)
+        parts = [(energy_halves, _ENERGY_ORDER, G.ENERGY_HALVES), (food, _FOOD_ORDER, G.FOOD)]
+        for need, order, value in parts if energy_first else parts[::-1]:
+            got = 0
+            for g in order:
+                i = G.INDEX[g]
+                while got < need and left[i] > 0:
+                    left[i] -= 1
+                    pay[g] = pay.get(g, 0) + 1
+                    got += value[g]
+            if value is G.ENERGY_HALVES:
+                grain = G.INDEX["grain"]
+                while got < need and left[grain] > 0:  # flipped to straw as it is paid
+                    left[grain] -= 1
+                    pay["straw"] = pay.get("straw", 0) + 1
+                    got += G.ENERGY_HALVES["straw"]
+            if got < need:
+                break
+        else:
+            return pay
+    return None
 
 
 def _landscape_options(state: State, seat: int, free: bool = False) -> list[tuple[str, str, int]]:

@@ -978,3 +978,16 @@ def test_ruling_no_building_is_used_twice_in_one_chain_of_functions() -> None:
     s2 = msgspec.structs.replace(s, pending=(step,))
     assert no(s2, "G01", Use(target=(0, "F40")), owner=-1) == "bad_target"
     assert all(u.target != (0, "F40") for u in choices(s2, 0, (-1, "G01")))
+
+
+def test_13_4_calefactory_fells_without_the_wood_indicator_like_the_main_action() -> None:
+    """§11 C buildings, F32 Calefactory, solo (§13.4) after the wood indicator left the game:
+    the forest is removed and nothing taken, as with the main action (README ruling)."""
+    w = W.new()
+    positions = list(w.positions)
+    positions[W.SLOT["wood"]] = W.ABSENT
+    s = at("F32", {"coin": 1}, mode="solo", players=1, wheel=msgspec.structs.replace(w, positions=tuple(positions)))
+    out = ok(s, "F32", Use(goods=("wood",), times=(0,), cells=((0, 1),)))
+    assert out.removed == ((0, 1),) and out.gained == {} and out.paid == {"coin": 1} and out.wheel is None
+    joker = ok(s, "F32", Use(goods=("wood",), times=(1,), cells=((0, 1),)))
+    assert joker.wheel is not None and joker.wheel.value(W.JOKER) == 0

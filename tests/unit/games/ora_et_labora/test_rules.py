@@ -378,3 +378,76 @@ def test_13_4_solo_fell_trees_after_the_wood_indicator_left_the_game_clears_the_
     after = act(st, FellTrees(cell=(0, 1)))
     assert after.owners[0].land.space((0, 1)).card == "" and G.count(after.owners[0].goods, "wood") == 0  # type: ignore[union-attr]
     assert FellTrees(cell=(0, 1), joker=True) in R.legal_commands(st, 0)
+
+
+def _built_on(st: State, owner: int, building: str, cell: tuple[int, int]) -> State:
+    owners = list(st.owners)
+    land = owners[owner].land
+    s = land.space(cell)
+    assert s is not None
+    from games.ora_et_labora import landscape as L
+
+    owners[owner] = msgspec.structs.replace(owners[owner], land=L.with_space(land, L.Space(s.row, s.col, s.terrain, "", building)))
+    return msgspec.structs.replace(st, owners=tuple(owners), display=tuple(b for b in st.display if b != building))
+
+
+def test_11_2_13_4_a_winery_built_by_the_neutral_player_raises_the_contract_price() -> None:
+    st = start("1p_france")
+    st = msgspec.structs.replace(st, display=(*st.display, "F21"))
+    while st.round < 12:
+        st = pass_action(st)
+    while isinstance(st.pending[-1], R.NeutralBuild):
+        st = act(st, R.legal_commands(st, 0)[0])
+    assert "F21" in R.buildings_of(st.owners[1]) and st.contract == 2
+    st = with_goods(st, 0, coin=1)
+    assert not any(isinstance(c, R.UseNeutralPrior) and not c.gift for c in R.legal_commands(st, 0))
+
+
+def test_13_4_the_neutral_cloister_building_stays_with_the_cloister_when_it_can() -> None:
+    """Covering an unoccupied cloister building keeps the group together (§13.4)."""
+    st = start("1p_france")
+    st = msgspec.structs.replace(st, display=tuple(b for b in st.display if b not in ("G01", "G02")))
+    while st.round < 12:
+        st = pass_action(st)
+    while isinstance(st.pending[-1], R.NeutralBuild):
+        b = st.pending[-1].building
+        if b == "F09":
+            assert R.neutral_cells(st, b) == [(1, 4)]  # on the Cloister Office: (1,3) is taken
+            break
+        cells = R.neutral_cells(st, b)
+        st = act(st, PlaceNeutralBuilding(cell=(1, 3) if b == "F03" else [c for c in cells if c != (1, 3)][0]))
+    else:
+        pytest.fail("the Cloister Garden was not reached")
+
+
+def test_2_1_8_a_settlement_paid_with_grain_flipped_to_straw_is_offered() -> None:
+    st = start("4p_ireland")
+    while st.round < 7:
+        st = pass_action(st)
+    seat = R.to_act(st)[0]
+    st = with_goods(st, seat, grain=3)
+    offered = [c for c in R.legal_commands(st, seat) if isinstance(c, BuildSettlement)]
+    assert offered and all(c.settlement == "S1" for c in offered)  # 1 food + 1 energy from 3 grain
+    assert not isinstance(R.decide(st, seat, offered[0]), Rejection)
+
+
+def test_13_1_the_other_player_s_final_action_follows_a_clergy_return() -> None:
+    st = start("2p_ireland")
+    owners = list(st.owners)
+    owners[1] = msgspec.structs.replace(owners[1], clergy=((1, "H1"), (1, "H2"), (1, "H3")))
+    st = msgspec.structs.replace(st, owners=tuple(owners), marker=4, stacks=((), (), (), ()), display=st.display[:1])
+    st = pass_action(pass_action(st))  # seat 0's turn ends with D out and one building left
+    assert st.final and st.queue == (1,) and st.owners[1].clergy == (AVAILABLE,) * 3
+
+
+def test_9_11_2_priory_in_the_bonus_round_sees_a_prior_sharing_a_building() -> None:
+    from games.ora_et_labora.commands import Use
+    from games.ora_et_labora.functions import resolve
+
+    st = _built_on(start("3p_france"), 2, "G01", (1, 3))
+    owners = list(st.owners)
+    owners[0] = msgspec.structs.replace(owners[0], clergy=(AVAILABLE, (0, "H1"), AVAILABLE))
+    owners[1] = msgspec.structs.replace(owners[1], clergy=((0, "H1"), AVAILABLE, AVAILABLE))
+    st = msgspec.structs.replace(st, owners=tuple(owners), bonus=True)
+    out = resolve(st, 2, (2, "G01"), Use(target=(0, "H1")))
+    assert not isinstance(out, Rejection) and out.then[0].building == (0, "H1")
