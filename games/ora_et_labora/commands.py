@@ -98,7 +98,12 @@ class Use(Command, tag="use"):
     points (their sum must cover every such part). `take`: point goods chosen (House of the
     Brotherhood, Festival Ground) or upgrades (Pilgrimage Site, "book>ceramic": 1).
     `cells`: forest or moor cards removed. `target`: the building whose function is used
-    next (Priory, Palace, Grand Manor, Cloister Garden, Cottage, Hospice, Guesthouse)."""
+    next (Priory, Palace, Grand Manor, Cloister Garden, Cottage, Hospice, Guesthouse; owner
+    -1 for a building in the display).
+    A function that is one exchange per use (Grain Storage, Druid's House, ...) needs no
+    `times`: using it makes the exchange. The Calefactory takes `goods` ⊆ ("wood", "peat")
+    for Fell Trees and/or Cut Peat, `cells` the card removed by each and `times` a joker
+    flag (0/1) for each. A use that changes nothing is refused: `Decline` instead."""
 
     joker: bool = False
     goods: tuple[str, ...] = ()

@@ -92,3 +92,23 @@ def test_a_script_plays_from_a_fixture_with_the_edifice_expansion(tmp_path):
     bad.write_text(json.dumps({"game": "seven_wonders", "preset": "3p", "fixture": {"wonders": 1},
                                "commands": []}))
     assert ts("script", str(bad), data=data, check=False).returncode == 2
+
+
+def test_an_ora_et_labora_script_with_a_work_contract(tmp_path):
+    """README "Scripted games" with Ora et Labora's notation: the fixture fixes the start
+    player; an action is its main action, the function's `use` and `end`; a work contract
+    asks the owner which clergyman goes (`assign`)."""
+    data = tmp_path / "ts"
+    script = tmp_path / "oel.json"
+    steps = [(1, "fell 0,1"), (1, "end"), (1, "place H1"), (1, "use"), (1, "end"),
+             (0, "contract 1 H3"), (1, "assign brother"), (0, "use"), (0, "end")]
+    script.write_text(json.dumps({"game": "ora_et_labora", "preset": "2p_france", "fixture": {"start": 1},
+                                  "commands": [{"seat": s, "command": c} for s, c in steps]}))
+    lines = [json.loads(x) for x in ts("script", str(script), "--strict", data=data).stdout.splitlines()]
+    assert [x["outcome"]["status"] for x in lines[1:1 + len(steps)]] == ["accepted"] * len(steps)
+    assert lines[-1]["rejected"] == 0
+    shown = ts("replay", lines[0]["game_id"], "--json", data=data).stdout  # the log's end, no projector needed
+    view = json.loads(shown)["view"]
+    goods = [o["goods"] for o in view["owners"]]
+    assert goods[0]["coin"] == 2 and goods[1]["coin"] == 2  # 1 - 1 (fee) + 2 (Cloister Office); 1 + 1 (fee)
+    assert goods[1]["wood"] == 2 and goods[1]["clay"] == 2
