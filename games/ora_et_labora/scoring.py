@@ -59,16 +59,18 @@ def result(state: State) -> Result | None:
                   winners=tuple(s for s, r in enumerate(ranks) if r == 1))
 
 
+ORDINALS = ("1st", "2nd", "3rd", "4th")
+"""A seat's place in the first round's order (1st = the first start player)."""
 SOLO_TARGET = 500
 """The solo game's goal (§13.4): the result ranks the lone seat first either way; the
 statistics facet `target` says whether it was reached."""
 
 
 def facets(state: State) -> list[dict[str, str]]:
-    """Statistics dimensions per seat: seat, place in the first round's order (1 = start
-    player), mode, variant, players; in a finished solo game, `target` reached or missed."""
+    """Statistics dimensions per seat: seat, place in the first round's order ("1st" = the
+    start player), mode, variant, players; in a finished solo game, `target` reached or missed."""
     n = state.players
-    rows = [{"seat": str(s), "order": str((s - state.first) % n + 1), "mode": state.mode,
+    rows = [{"seat": str(s), "order": ORDINALS[(s - state.first) % n], "mode": state.mode,
              "variant": state.options.variant, "players": str(n)} for s in range(n)]
     if state.mode == "solo" and state.scores:
         rows[0]["target"] = "reached" if sum(state.scores[0]) >= SOLO_TARGET else "missed"

@@ -265,7 +265,7 @@ async def test_ora_et_labora_bot_games_verify_replay_stats_rebuild(r, referee_fa
     await _project_all(r, store)
     row = await _check_finished(r, store, oel, p)
     assert len(row.seats) == players and {s.facets["mode"] for s in row.seats} == {p.table.state.mode}
-    assert [s.facets["order"] for s in row.seats] == [str((s - p.table.state.first) % players + 1)
+    assert [s.facets["order"] for s in row.seats] == [("1st", "2nd", "3rd", "4th")[(s - p.table.state.first) % players]
                                                       for s in range(players)]
     assert row.summary["rounds"] == p.table.state.round
     assert await r.xlen(keys.dead(0)) == 0
