@@ -72,8 +72,8 @@ from games.ora_et_labora import wheel as W
 from games.ora_et_labora.catalog import (
     CATALOG,
     BuildBuilding,
-    BuildSettlement,
     Building,
+    BuildSettlement,
     Convert,
     ConvertBasicPair,
     ConvertChoice,

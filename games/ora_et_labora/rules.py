@@ -43,7 +43,6 @@ from games.ora_et_labora.commands import (
     UseNeutralPrior,
     WorkContract,
 )
-from games.ora_et_labora.evolve import evolve
 from games.ora_et_labora.events import (
     ActionEnded,
     ActionTaken,
@@ -66,6 +65,7 @@ from games.ora_et_labora.events import (
     SettlerDone,
     WorkContracted,
 )
+from games.ora_et_labora.evolve import evolve
 from games.ora_et_labora.scoring import CATEGORIES, score
 from games.ora_et_labora.state import (
     AVAILABLE,
@@ -400,7 +400,7 @@ def _handler(state: State, cmd: Any) -> Handler | Rejection:
     if top is not None:
         allowed = {
             ChooseClergy: {AssignClergyman: _assign},
-            UseFunction: {Use: _use, Decline: _decline_function},
+            UseFunction: {Use: _use, Decline: _close},
             PriorBonus: {PlaceClergyman: _prior_bonus, Decline: _close},
             FreeBuild: {Build: _free_build, Decline: _close},
             FreeSettlement: {BuildSettlement: _castle_settlement, Decline: _close},
@@ -690,11 +690,8 @@ def _prior_bonus(run: _Run, seat: int, cmd: PlaceClergyman) -> Rejection | None:
 
 
 def _close(run: _Run, seat: int, cmd: Decline) -> Rejection | None:
-    run(DecisionClosed())
-    return None
-
-
-def _decline_function(run: _Run, seat: int, cmd: Decline) -> Rejection | None:
+    """Decline the open decision: a function (placing without using it, §11.1), the prior
+    bonus, a granted build, settlement or landscape, the neutral prior's use."""
     run(DecisionClosed())
     return None
 

@@ -22,7 +22,14 @@ from games.ora_et_labora import goods as G
 from games.ora_et_labora import wheel as W
 from games.ora_et_labora.catalog import CATALOG
 from games.ora_et_labora.landscape import MOUNTAIN_COL, Landscape
-from games.ora_et_labora.state import AVAILABLE, PRIOR, FreeLandscape, NeutralPrior, Pending, State
+from games.ora_et_labora.state import (
+    AVAILABLE,
+    PRIOR,
+    FreeLandscape,
+    NeutralPrior,
+    Pending,
+    State,
+)
 
 LETTERS = ("A", "B", "C", "D")
 
