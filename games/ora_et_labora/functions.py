@@ -198,7 +198,7 @@ class _Work:
         if n < 0:
             return Rejection("bad_choice", "a count cannot be negative")
         if limit is not None and n > limit:
-            return Rejection("over_limit", f"{self.row.name}: this exchange may be made at most {limit} times")
+            return Rejection("over_limit", f"{self.row.name}: this exchange may be made at most {limit} time{'s' if limit != 1 else ''}")
         return n
 
     def gain(self, amounts: Mapping[str, int | float], n: int = 1) -> None:
@@ -473,10 +473,12 @@ def _extra_actions(w: _Work, s: ExtraAction) -> Rejection | None:
     offered = [ACTION_GOOD[a] for a in s.actions]
     chosen = w.use.goods[w.goods_at:]
     w.goods_at = len(w.use.goods)
+    if not chosen:  # "and/or": one of them or both (§11.1); not using it is `Decline`
+        return Rejection("bad_choice", f"choose {' and/or '.join(offered)} (goods=...), or decline")
     order = [offered.index(g) if g in offered else -1 for g in chosen]
     if -1 in order or order != sorted(order) or any(chosen.count(g) > s.each_max for g in chosen):
         return Rejection("bad_choice", f"choose among {', '.join(offered)} in that order, "
-                                       f"each at most {s.each_max} time(s)")
+                                       f"each at most {s.each_max} time{'s' if s.each_max != 1 else ''}")
     for good in chosen:
         joker = w.next_time()
         if joker not in (0, 1):
@@ -586,12 +588,15 @@ def _payment_problem(w: _Work, pay: Mapping[str, int]) -> str:
         if G.printed_points(pay) < w.points:
             return f"the goods paid are worth {G.printed_points(pay)} points, not {w.points}"
         return ""
-    problem = ""
+    problems = []
     for food, halves in _asks(w, (w.tiers[0][0],) if w.tiers else (0,)):
         problem = _value_problem(pay, food, halves)
         if not problem:
             return ""
-    return problem
+        problems.append(problem)
+    # several ways to ask (the Estate's energy or food per repetition): name a shortfall
+    # rather than a good that only the other way would not take
+    return next((p for p in problems if "worth" in p), problems[0] if problems else "")
 
 
 def _settle(w: _Work, pay: Mapping[str, int]) -> Rejection | None:
@@ -664,7 +669,7 @@ def resolve(state: State, seat: int, building: Place, use: Use) -> Outcome | Rej
     if w.got.get("wonder", 0) > state.wonders:  # §11.2: no Wonder left, nothing to produce
         return Rejection("not_allowed", "no Wonder is left in the supply")
     out = _outcome(w)
-    if not (out.paid or out.gained or out.wheel or out.removed or out.returned or out.then):
+    if out.paid == out.gained and not (out.wheel or out.removed or out.returned or out.then):
         return Rejection("nothing_to_do", f"this use of the {row.name} changes nothing; decline it instead")
     return out
 
@@ -728,16 +733,35 @@ def _bound(s: Convert | ConvertChoice | ConvertBasicPair, avail: Mapping[str, in
 
 
 def _counts(bound: int) -> list[int]:
+    """Every count up to a small bound (the bound is optimistic: goods counted for food and
+    for energy at once may not stretch that far); a sample of a large one."""
+    if bound <= 8:
+        return list(range(bound + 1))
     return sorted({n for n in (0, 1, 2, bound // 2, bound - 1, bound) if 0 <= n <= bound})
+
+
+_REST = {0: {}, 1: {}, 2: {"book": 1}, 3: {"ceramic": 1}, 4: {"ornament": 1}, 5: {"ceramic": 1, "book": 1},
+         6: {"ornament": 1, "book": 1}, 7: {"ornament": 1, "ceramic": 1}}
+"""The most points under 8 from books 2, ceramics 3, ornaments 4 (§10 A): all but 1 exactly."""
+
+
+def _best_mix(budget: int) -> dict[str, int]:
+    """Point goods worth as much as possible within `budget` (any budget of 2 or more is met
+    exactly: a leftover 1 turns a reliquary into ornament + ceramic + book)."""
+    reliquaries, rest = divmod(budget, G.POINTS["reliquary"])
+    if rest == 1 and reliquaries:
+        reliquaries, rest = reliquaries - 1, rest + G.POINTS["reliquary"]
+    mix = {"reliquary": reliquaries} if reliquaries else {}
+    if rest == 9:
+        mix |= {"ornament": 1, "ceramic": 1, "book": 1}
+    else:
+        mix |= _REST[rest]
+    return mix
 
 
 def _point_mixes(budget: int) -> list[dict[str, int]]:
     """The most points within `budget`, only books, one book (§15 #8, #9)."""
-    best: dict[str, int] = {}
-    rest = budget
-    for g in reversed(G.POINT_GOODS):
-        best[g], rest = divmod(rest, G.POINTS[g])
-    mixes = [{g: n for g, n in best.items() if n}, {"book": budget // 2}, {"book": min(1, budget // 2)}]
+    mixes = [_best_mix(budget), {"book": budget // 2}, {"book": min(1, budget // 2)}]
     out: list[dict[str, int]] = []
     for m in mixes:
         m = {g: n for g, n in m.items() if n}
@@ -839,7 +863,15 @@ def _pay_values(holding: tuple[int, ...], food: int, halves: int) -> dict[str, i
         while food > 0 and G.count(h, g):
             give(g)
             food -= G.FOOD[g]
-    return pay if food <= 0 and halves <= 0 else None
+    if food > 0 or halves > 0:
+        return None
+    # No change is given (§2.2): drop the tiles the payment does not need, the most valuable first.
+    need_food, need_halves = G.food(pay) + food, G.energy_halves(pay) + halves  # food, halves: what is left (≤ 0)
+    for g in sorted(pay, key=lambda g: -(G.FOOD.get(g, 0) + G.ENERGY_HALVES.get(g, 0))):
+        while pay[g] and G.food({**pay, g: pay[g] - 1}) >= need_food \
+                and G.energy_halves({**pay, g: pay[g] - 1}) >= need_halves:
+            pay[g] -= 1
+    return {g: n for g, n in pay.items() if n}
 
 
 def _pay_tiles(holding: tuple[int, ...], enough, order: tuple[str, ...], distinct: bool) -> dict[str, int] | None:
@@ -868,8 +900,11 @@ def _payments(w: _Work) -> list[dict[str, int]]:
     if not (w.food or w.energy or w.either or w.tiers):
         return [{}]
     out: list[dict[str, int]] = []
+    holding = w.holding
+    if w.got.get("coin"):  # paying coins as food for coins gains nothing: pay with other food
+        holding = G.take(holding, {"coin": G.count(holding, "coin")})  # type: ignore[assignment]
     for food, halves in _asks(w, tuple(e for e, _ in w.tiers) or (0,)):
-        found = _pay_values(w.holding, food, halves)
+        found = _pay_values(holding, food, halves)  # type: ignore[arg-type]
         if found is not None and found not in out:
             out.append(found)
     return out

@@ -991,3 +991,46 @@ def test_13_4_calefactory_fells_without_the_wood_indicator_like_the_main_action(
     assert out.removed == ((0, 1),) and out.gained == {} and out.paid == {"coin": 1} and out.wheel is None
     joker = ok(s, "F32", Use(goods=("wood",), times=(1,), cells=((0, 1),)))
     assert joker.wheel is not None and joker.wheel.value(W.JOKER) == 0
+
+
+def test_15_5_choices_pay_without_waste_when_an_exact_payment_exists() -> None:
+    """§2.2, §15 #5: surplus is lost, so the payments offered drop the tiles they do not need
+    (G06 Fuel Merchant, F33 Shipping Company, G39 Estate, F20 Inn)."""
+    s = at("G06", {"wood": 1, "coal": 1})
+    assert [u.pay for u in choices(s, 0, (0, "G06"))] == [{"coal": 1}]
+    s = at("G06", {"wood": 2, "peat": 1, "coal": 3})
+    pays = [u.pay for u in choices(s, 0, (0, "G06"))]
+    assert all(G.energy_halves(p) in (6, 12, 18) for p in pays) and len(pays) == 3  # 3, 6 and 9 energy exactly
+    s = at("G39", {"wood": 2, "coal": 2})
+    assert [u.pay for u in choices(s, 0, (0, "G39"))] == [{"coal": 2}]
+    s = at("F20", {"grain": 2, "livestock": 1, "meat": 1})
+    assert {G.food(u.pay) for u in choices(s, 0, (0, "F20"))} == {1, 2, 3, 4, 5, 6, 7}
+
+
+def test_15_8_choices_offer_the_most_points_within_the_budget() -> None:
+    """§15 #8, #9: any budget of 2 or more is met exactly (a leftover point turns a
+    reliquary into ornament + ceramic + book)."""
+    from games.ora_et_labora.functions import _point_mixes
+
+    for budget in range(2, 40):
+        best = _point_mixes(budget)[0]
+        assert G.point_goods_within(best, budget) == "" and sum(G.POINTS[g] * n for g, n in best.items()) == budget
+    assert _point_mixes(1) == []
+
+
+def test_11_stone_merchant_choices_reach_the_most_stone_the_goods_pay_for() -> None:
+    """§11 Start buildings, G12 Stone Merchant: with 12 grain (2 food + 2 grain as straw per
+    stone) three stones are affordable and offered."""
+    s = at("G12", {"grain": 12})
+    assert max(u.times[0] for u in choices(s, 0, (0, "G12"))) == 3
+
+
+def test_11_1_calefactory_needs_at_least_one_of_its_actions() -> None:
+    """§11 C buildings, F32 Calefactory: "and/or" is one or both (§11.1); paying for nothing is refused."""
+    assert no(at("F32", {"coin": 1}), "F32", Use()) == "bad_choice"
+
+
+def test_11_a_use_that_changes_nothing_net_is_refused() -> None:
+    """§11 B buildings, F20 Inn: coins paid as food for as many coins change nothing."""
+    assert no(at("F20", {"coin": 5}), "F20", Use(times=(3, 0), pay={"coin": 3})) == "nothing_to_do"
+    assert all(u.pay.get("coin", 0) == 0 for u in choices(at("F20", {"coin": 5, "grain": 1}), 0, (0, "F20")))
