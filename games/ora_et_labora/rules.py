@@ -433,7 +433,9 @@ def _convert(run: _Run, seat: int, cmd: Convert) -> Rejection | None:
     if cmd.count < 1:
         return Rejection("bad_count", "convert at least one")
     gained = {"grain": {"straw": cmd.count}, "wine": {"coin": cmd.count},
-              "whiskey": {"coin": 2 * cmd.count}}[cmd.good]
+              "whiskey": {"coin": 2 * cmd.count}}.get(cmd.good)
+    if gained is None:
+        return Rejection("bad_choice", "the free conversions are grain → straw, wine → coin, whiskey → 2 coins (§2.1)")
     paid = {cmd.good: cmd.count}
     if isinstance(G.take(run.state.owners[seat].goods, paid), str):
         return Rejection("cannot_afford", f"you have fewer than {cmd.count} {cmd.good}")

@@ -125,3 +125,105 @@ def test_ora_et_labora_commands_out_of_place_are_refused_and_change_nothing() ->
         for e in GAME.decide(state, seat, rng.choice(GAME.legal_commands(state, seat))):
             state = GAME.evolve(state, e)
     assert refused > 1000
+
+
+# -- fuzz: any command, any field, any seat: events or a typed rejection, never an exception ------
+
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from games.ora_et_labora import commands as C  # noqa: E402
+
+_ids = sorted(CATALOG.buildings) + ["S1", "ZZ", "", "h1"]
+_goods = sorted(G.GOODS) + ["coin5", "food", "energy", "gold", ""]
+_cells = st.tuples(st.integers(-4, 8), st.integers(-3, 8))
+_counts = st.integers(-2, 14)
+_amounts = st.dictionaries(st.sampled_from(_goods + ["book>ceramic", "ceramic>ornament", "x>y"]), _counts, max_size=4)
+fuzz_commands = st.one_of(
+    st.builds(C.Use, joker=st.booleans(), goods=st.lists(st.sampled_from(_goods), max_size=3).map(tuple),
+              times=st.lists(_counts, max_size=3).map(tuple), pay=_amounts, take=_amounts,
+              cells=st.lists(_cells, max_size=3).map(tuple),
+              target=st.none() | st.tuples(st.integers(-2, 5), st.sampled_from(_ids))),
+    st.builds(C.BuyLandscape, kind=st.sampled_from(["district", "plot", "castle"]),
+              side=st.sampled_from(["hills", "plains", "coast", "mountain", "sky"]), row=st.integers(-5, 8)),
+    st.builds(C.BuySettlementLandscape, kind=st.sampled_from(["district", "plot"]),
+              side=st.sampled_from(["hills", "plains", "coast", "mountain"]), row=st.integers(-5, 8)),
+    st.builds(C.Convert, good=st.sampled_from(["grain", "wine", "whiskey", "coin"]), count=_counts),
+    st.builds(C.PlaceClergyman, building=st.sampled_from(_ids), prior=st.booleans(),
+              owner=st.none() | st.integers(-2, 5)),
+    st.builds(C.WorkContract, owner=st.integers(-2, 5), building=st.sampled_from(_ids), gift=st.booleans()),
+    st.builds(C.AssignClergyman, prior=st.booleans()),
+    st.builds(C.FellTrees, cell=st.none() | _cells, joker=st.booleans()),
+    st.builds(C.CutPeat, cell=st.none() | _cells, joker=st.booleans()),
+    st.builds(C.Build, building=st.sampled_from(_ids), cell=_cells),
+    st.builds(C.BuildSettlement, settlement=st.sampled_from(["S1", "S2", "S4", "S8", "S9", "G02"]), cell=_cells,
+              pay=_amounts),
+    st.builds(C.PlaceNeutralBuilding, cell=_cells),
+    st.builds(C.UseNeutralPrior, building=st.sampled_from(_ids), gift=st.booleans()),
+    st.sampled_from([C.Decline(), C.EndAction(), C.EndSettlement()]),
+)
+
+
+@given(preset=st.sampled_from(sorted(GAME.presets)), seed=st.binary(min_size=2, max_size=8), data=st.data())
+def test_ora_et_labora_fuzzed_commands_never_raise(preset: str, seed: bytes, data) -> None:
+    """Hypothesis-driven prefixes: fuzzed commands (any fields, any seat) give events or a
+    Rejection and never raise; an accepted one is played and the invariants hold."""
+    events = list(GAME.setup(GAME.presets[preset], Seed(seed)))
+    state = replay(GAME, events)
+    players = GAME.presets[preset].players
+    for _ in range(data.draw(st.integers(1, 80))):
+        (seat,) = GAME.to_act(state)
+        fuzz = data.draw(fuzz_commands)
+        who = data.draw(st.integers(-1, players))
+        out = GAME.decide(state, who, fuzz)
+        assert isinstance(out, (list, Rejection))
+        if isinstance(out, list):
+            cmd, seat = fuzz, who
+        else:
+            cmd = data.draw(st.sampled_from(GAME.legal_commands(state, seat)))
+            out = GAME.decide(state, seat, cmd)
+            assert not isinstance(out, Rejection), out
+        events += out
+        for e in out:
+            state = GAME.evolve(state, e)
+        check_invariants(state)
+        if GAME.result(state) is not None:
+            break
+    assert replay(GAME, events) == state
+
+
+@given(text=st.text(max_size=40))
+def test_ora_et_labora_parse_command_never_raises(text: str) -> None:
+    out = GAME.parse_command(text)
+    if not isinstance(out, Rejection):
+        assert GAME.parse_command(GAME.format_command(out)) == out
+
+
+_uses = st.builds(C.Use, joker=st.booleans(), goods=st.lists(st.sampled_from(_goods), max_size=3).map(tuple),
+                  times=st.lists(_counts, max_size=3).map(tuple), pay=_amounts, take=_amounts,
+                  cells=st.lists(_cells, max_size=4).map(tuple),
+                  target=st.none() | st.tuples(st.integers(-2, 5), st.sampled_from(_ids)))
+
+
+@given(preset=st.sampled_from(sorted(GAME.presets)), seed=st.binary(min_size=2, max_size=8),
+       steps=st.integers(0, 250), data=st.data())
+def test_ora_et_labora_every_function_judges_any_use_without_raising(preset: str, seed: bytes, steps: int, data) -> None:
+    """functions.resolve on any building (in a landscape, the display, or nowhere) with any
+    `Use`: an Outcome whose payment the seat can afford, or a Rejection; never an exception."""
+    from games.ora_et_labora.functions import Outcome, resolve
+
+    rng = random.Random(seed)
+    state = replay(GAME, GAME.setup(GAME.presets[preset], Seed(seed)))
+    for _ in range(steps):
+        if GAME.result(state) is not None:
+            break
+        (seat,) = GAME.to_act(state)
+        for e in GAME.decide(state, seat, rng.choice(GAME.legal_commands(state, seat))):
+            state = GAME.evolve(state, e)
+    seat = data.draw(st.integers(0, state.players - 1))
+    for _ in range(10):
+        place = (data.draw(st.integers(-1, len(state.owners))), data.draw(st.sampled_from(_ids)))
+        out = resolve(state, seat, place, data.draw(_uses))
+        assert isinstance(out, (Outcome, Rejection))
+        if isinstance(out, Outcome):
+            assert isinstance(G.take(state.owners[seat].goods, out.paid), tuple)
