@@ -404,6 +404,39 @@ async def _replay(settings: Settings, game_id: str, at: int | None, seat: int | 
         console.print(decode_doc(data).text, markup=False, highlight=False)
 
 
+@app.command()
+def moves(game_id: str = typer.Argument(..., help="Game id."),
+          seat: int = typer.Argument(..., help="The seat whose options are listed."),
+          as_json: bool = typer.Option(False, "--json", help="Print a JSON object instead of lines."),
+          data_dir: Optional[str] = DataDir) -> None:
+    """List what SEAT may send now, in the game's text notation (for `act`), from the log."""
+    _run(_moves(_settings(data_dir), game_id, seat, as_json))
+
+
+async def _moves(settings: Settings, game_id: str, seat: int, as_json: bool) -> None:
+    from projections.table import advance, empty
+
+    async with runtime(settings) as rt:
+        game, envs = await _game_of(rt, game_id)
+    table = advance(empty(game_id, game), envs)
+    players = table.opened.players if table.opened is not None else 0
+    if not 0 <= seat < players:
+        raise Exit(USAGE, f"seat must be 0..{players - 1}")
+    over = game.result(table.state) is not None
+    acting = list(game.to_act(table.state))
+    texts = [game.format_command(c) for c in game.legal_commands(table.state, seat)]
+    if as_json:
+        _print_json({"game_id": game_id, "seq": table.version, "seat": seat, "over": over, "to_act": acting,
+                     "moves": texts})
+        return
+    if over:
+        console.print(f"{game_id} is over")
+    elif not texts:
+        console.print(f"seat {seat} has nothing to do now; to act: {', '.join(map(str, acting))}")
+    for t in texts:
+        sys.stdout.write(t + "\n")
+
+
 # ---------------------------------------------------------------------------- verify
 @app.command()
 def verify(game_id: Optional[str] = typer.Argument(None, help="Game id."),

@@ -112,3 +112,8 @@ def test_an_ora_et_labora_script_with_a_work_contract(tmp_path):
     goods = [o["goods"] for o in view["owners"]]
     assert goods[0]["coin"] == 2 and goods[1]["coin"] == 2  # 1 - 1 (fee) + 2 (Cloister Office); 1 + 1 (fee)
     assert goods[1]["wood"] == 2 and goods[1]["clay"] == 2
+    # `moves`: what a seat may send now, in the notation `act` takes (README)
+    listed = json.loads(ts("moves", lines[0]["game_id"], "0", "--json", data=data).stdout)
+    assert listed["to_act"] == [0] and "place H1" in listed["moves"] and "fell 0,2" in listed["moves"]
+    assert "nothing to do now" in ts("moves", lines[0]["game_id"], "1", data=data).stdout
+    assert ts("moves", lines[0]["game_id"], "7", data=data, check=False).returncode == 2
