@@ -101,7 +101,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     final: bool  # the game's last actions are under way
     start: int  # the start player
     acting: int | None  # whose decision it is now (None: nobody's)
-    decision: str  # what kind: a pending decision's kind, "action", "settlement", "over", ...
+    decision: str  # what kind: a pending decision's kind, or "action", "end_action", "settlement", "over"
     queue: tuple[int, ...]  # seats still to act this round, the actor first
     acted: bool  # the actor has taken this action's main action
     letter: str  # the settlement phase under way ("" if none)
