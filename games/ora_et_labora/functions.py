@@ -839,41 +839,6 @@ def _merge(parts: tuple[_Part, ...]) -> Use:
                target=next((p.target for p in parts if p.target is not None), None))
 
 
-def _pay_values(holding: tuple[int, ...], food: int, halves: int) -> dict[str, int] | None:
-    """Energy from straw, wood, peat, coal held, then grain flipped to straw; then food;
-    cheapest goods first (CHEAP), one tile at a time."""
-    pay: dict[str, int] = {}
-    h = holding
-
-    def give(g: str) -> None:
-        nonlocal h
-        after = G.take(h, {g: 1})
-        assert isinstance(after, tuple)
-        h = after
-        pay[g] = pay.get(g, 0) + 1
-
-    for g in (g for g in CHEAP if g in G.ENERGY_HALVES):
-        while halves > 0 and G.count(h, g):
-            give(g)
-            halves -= G.ENERGY_HALVES[g]
-    while halves > 0 and G.count(h, "grain"):
-        give("straw")  # flips a grain (§2.1)
-        halves -= G.ENERGY_HALVES["straw"]
-    for g in (g for g in CHEAP if g in G.FOOD and g != "coin5"):
-        while food > 0 and G.count(h, g):
-            give(g)
-            food -= G.FOOD[g]
-    if food > 0 or halves > 0:
-        return None
-    # No change is given (§2.2): drop the tiles the payment does not need, the most valuable first.
-    need_food, need_halves = G.food(pay) + food, G.energy_halves(pay) + halves  # food, halves: what is left (≤ 0)
-    for g in sorted(pay, key=lambda g: -(G.FOOD.get(g, 0) + G.ENERGY_HALVES.get(g, 0))):
-        while pay[g] and G.food({**pay, g: pay[g] - 1}) >= need_food \
-                and G.energy_halves({**pay, g: pay[g] - 1}) >= need_halves:
-            pay[g] -= 1
-    return {g: n for g, n in pay.items() if n}
-
-
 def _pay_tiles(holding: tuple[int, ...], enough, order: tuple[str, ...], distinct: bool) -> dict[str, int] | None:
     """Add one tile at a time in `order` (each type once if `distinct`) until `enough(pay)`."""
     pay: dict[str, int] = {}
@@ -904,7 +869,7 @@ def _payments(w: _Work) -> list[dict[str, int]]:
     if w.got.get("coin"):  # paying coins as food for coins gains nothing: pay with other food
         holding = G.take(holding, {"coin": G.count(holding, "coin")})  # type: ignore[assignment]
     for food, halves in _asks(w, tuple(e for e, _ in w.tiers) or (0,)):
-        found = _pay_values(holding, food, halves)  # type: ignore[arg-type]
+        found = G.value_payment(holding, food, halves, CHEAP)  # type: ignore[arg-type]
         if found is not None and found not in out:
             out.append(found)
     return out

@@ -173,3 +173,39 @@ def point_goods_within(taken: Mapping[str, int], budget: int) -> str:
     if worth > budget:
         return f"the goods taken are worth {worth} points, more than {budget}"
     return ""
+
+
+def value_payment(holding: tuple[int, ...], food_needed: int, energy_halves_needed: int,
+                  order: tuple[str, ...]) -> dict[str, int] | None:
+    """A deterministic payment of food and energy from `holding`, or None if none is found
+    (§2.2): goods taken one tile at a time in `order` (cheapest first), energy before food
+    with grain flipped to straw when the energy goods run short (§2.1), or food first if
+    that leaves the food short; then the tiles the payment does not need are dropped, the
+    most valuable first (no change is given, §2.2)."""
+    for energy_first in (True, False):
+        pay: dict[str, int] = {}
+        left = list(holding)
+        parts = [(energy_halves_needed, ENERGY_HALVES), (food_needed, FOOD)]
+        for need, value in parts if energy_first else parts[::-1]:
+            got = 0
+            for g in order:
+                if g not in value or g not in INDEX:
+                    continue
+                while got < need and left[INDEX[g]] > 0:
+                    left[INDEX[g]] -= 1
+                    pay[g] = pay.get(g, 0) + 1
+                    got += value[g]
+            if value is ENERGY_HALVES:
+                while got < need and left[INDEX["grain"]] > 0:  # flipped to straw as it is paid
+                    left[INDEX["grain"]] -= 1
+                    pay["straw"] = pay.get("straw", 0) + 1
+                    got += ENERGY_HALVES["straw"]
+            if got < need:
+                break
+        else:
+            for g in sorted(pay, key=lambda g: -(FOOD.get(g, 0) + ENERGY_HALVES.get(g, 0))):
+                while pay[g] and food({**pay, g: pay[g] - 1}) >= food_needed \
+                        and energy_halves({**pay, g: pay[g] - 1}) >= energy_halves_needed:
+                    pay[g] -= 1
+            return {g: n for g, n in pay.items() if n}
+    return None

@@ -866,40 +866,6 @@ def _neutral_prior(run: _Run, seat: int, cmd: UseNeutralPrior) -> Rejection | No
 
 # -- legal commands ------------------------------------------------------------------------------------
 
-_FOOD_ORDER = ("grain", "flour", "grapes", "malt", "livestock", "bread", "beer", "meat", "wine", "whiskey", "coin")
-_ENERGY_ORDER = ("straw", "wood", "peat", "coal")
-
-
-def value_payment(goods: tuple[int, ...], food: int, energy_halves: int) -> dict[str, int] | None:
-    """A deterministic payment of `food` and `energy_halves` from `goods` (cheap goods first,
-    one tile at a time), or None if none was found (§2.2). Energy is paid first, with grain
-    flipped to straw when the energy goods run short (§2.1); if the food is then short,
-    food is paid first instead."""
-    for energy_first in (True, False):
-        pay: dict[str, int] = {}
-        left = list(goods)
-        parts = [(energy_halves, _ENERGY_ORDER, G.ENERGY_HALVES), (food, _FOOD_ORDER, G.FOOD)]
-        for need, order, value in parts if energy_first else parts[::-1]:
-            got = 0
-            for g in order:
-                i = G.INDEX[g]
-                while got < need and left[i] > 0:
-                    left[i] -= 1
-                    pay[g] = pay.get(g, 0) + 1
-                    got += value[g]
-            if value is G.ENERGY_HALVES:
-                grain = G.INDEX["grain"]
-                while got < need and left[grain] > 0:  # flipped to straw as it is paid
-                    left[grain] -= 1
-                    pay["straw"] = pay.get("straw", 0) + 1
-                    got += G.ENERGY_HALVES["straw"]
-            if got < need:
-                break
-        else:
-            return pay
-    return None
-
-
 def _landscape_options(state: State, seat: int, free: bool = False) -> list[tuple[str, str, int]]:
     out = []
     owner = state.owners[seat]
@@ -933,7 +899,7 @@ def _settlements(state: State, seat: int) -> list[BuildSettlement]:
     out = []
     for t in dict.fromkeys(owner.hand):
         row = CATALOG.settlements[t]
-        pay = value_payment(owner.goods, row.food, 2 * row.energy)
+        pay = G.value_payment(owner.goods, row.food, 2 * row.energy, F.CHEAP)
         if pay is None:
             continue
         out += [BuildSettlement(settlement=t, cell=c, pay=pay) for c in settlement_cells(owner, t)]

@@ -228,3 +228,12 @@ def test_10_c_negative_dwelling_values_and_the_houseboat() -> None:
     fishing = land2.space((0, -1))
     assert fishing is not None
     assert S.settlement_score(land2, fishing) == 6 + 6 + 0 + 0  # Houseboat 6 replaces the water's 3; (1,-1) empty, (0,0) moor
+
+
+def test_2_2_a_deterministic_payment_wastes_nothing_it_can_avoid() -> None:
+    """§2.1, §2.2: the payment legal commands and function choices offer."""
+    order = ("straw", "grain", "wood", "peat", "livestock", "coin", "coal", "meat", "wine")
+    assert G.value_payment(G.holding({"wood": 1, "coal": 1}), 0, 6, order) == {"coal": 1}
+    assert G.value_payment(G.holding({"grain": 3}), 1, 2, order) == {"straw": 2, "grain": 1}  # two flipped
+    assert G.value_payment(G.holding({"grain": 2, "livestock": 1, "meat": 1}), 7, 0, order) == {"grain": 2, "meat": 1}
+    assert G.value_payment(G.holding({"grain": 1}), 2, 0, order) is None
