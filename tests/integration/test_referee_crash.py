@@ -56,7 +56,10 @@ async def _check(store: EventStore, scripts, outcomes) -> None:
 
 
 def _referee_process(tmp_path, name: str, consumer: str | None = None) -> subprocess.Popen:
-    env = {**os.environ, "REDIS_URL": db_url(), "TABLESTREAM_CLAIM_IDLE_MS": "300"}
+    # Batches of 25: the backlog (a few hundred commands) is drained in many batches, so
+    # the kill lands mid-drain (with the default 400 it could all go in one or two batches
+    # between two looks at the outcomes, and the test would kill an idle referee).
+    env = {**os.environ, "REDIS_URL": db_url(), "TABLESTREAM_CLAIM_IDLE_MS": "300", "TABLESTREAM_BATCH": "25"}
     if consumer:
         env["TABLESTREAM_CONSUMER"] = consumer
     return subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-projector"], env=env,
