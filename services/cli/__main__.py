@@ -737,7 +737,8 @@ def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200"))
           commands: int = typer.Option(int(os.environ.get("TS_BENCH_COMMANDS", "20000")), help="Commands in each drain backlog: (a), (b) and (d)."),
           players: int = typer.Option(5, help="Players per game."),
           aof: bool = typer.Option(True, help="Also compare AOF everysec with AOF off (on a server bench starts)."),
-          pin: bool = typer.Option(False, help="Pin Redis and the referee to different CPUs (Linux, 2+ CPUs)."),
+          pin: bool = typer.Option(True, help="Pin Redis and the referee to different CPUs (Linux, 2+ CPUs); "
+                                   "--no-pin lets the scheduler place them (figures then vary with where it does)."),
           latency_seconds: float = typer.Option(3.0, min=0.1, help="How long latency is measured (after 1 s of warm-up)."),
           data_dir: Optional[str] = DataDir) -> None:
     """Measure raw Redis limit vs the referee, latency at half load, and the cost of AOF."""
