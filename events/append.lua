@@ -6,14 +6,20 @@
 -- ARGV: [1] feed MAXLEN ~ (0 = never trim)  [2] done-key TTL in seconds (0 = keep)
 --       [3] the items, MessagePack: a list of
 --           {log key, done key, rejected key or "", expected version, game id,
---            creation time (ms), {envelope fields as name, value, name, value, ...}, ...}
+--            creation time (ms), fingerprint, {envelope fields as name, value, ...}, ...}
 -- Every key an item names carries the shard's hash tag {s}, like KEYS[1], so all keys of a
 -- call live in one cluster slot. (They travel in ARGV so that a batch is one argument for
 -- the client to encode instead of dozens per event.)
 -- Returns 3 values per item: code (0 ok, 1 conflict, 2 duplicate, 3 rejected before,
--- 4 not tried because an earlier item of the same game in this call did not land), the
--- log's length afterwards, and for a duplicate the stored JSON seqs, for a rejection the
--- stored outcome (else "").
+-- 4 not tried because an earlier item of the same game in this call did not land, 5 the
+-- command id's record belongs to another command), the log's length afterwards, and for
+-- a duplicate the stored JSON seqs, for a rejection the stored outcome (else "").
+--
+-- The done and rejected records begin with the fingerprint of the command they answer
+-- (16 hex digits; none if the caller gives ""): a command id met again with another
+-- fingerprint is answered 5, never with the other command's outcome. Records without a
+-- fingerprint (older ones, or written for "") begin with "[" or "{" and match any; an
+-- item with fingerprint "" matches any record.
 --
 -- Every check of an item precedes its first write, and its writes cannot fail on well-
 -- formed input (checked by the caller), so a command's events all land or none do.
@@ -31,16 +37,40 @@ local function answer(code, len, stored)
   out[#out + 1] = stored
 end
 
+local FPLEN = 16  -- events.store.FINGERPRINT_LEN
+
+-- The record's answer if it was written for this fingerprint (or fp is ""), else false.
+local function mine(record, fp)
+  local first = string.byte(record, 1)
+  if first == 91 or first == 123 then  -- "[" or "{": no fingerprint (older, or none given)
+    return record
+  end
+  if fp ~= '' and string.sub(record, 1, FPLEN) ~= fp then
+    return false
+  end
+  return string.sub(record, FPLEN + 1)
+end
+
 for _, item in ipairs(items) do
   local log, done, rejected = item[1], item[2], item[3]
-  local expected, game_id, created = item[4], item[5], item[6]
-  local n = #item - 6
+  local expected, game_id, created, fp = item[4], item[5], item[6], item[7]
+  local n = #item - 7
   local stored = redis.call('GET', done)
-  local before = (rejected ~= '') and redis.call('GET', rejected) or false
+  local before = (not stored) and (rejected ~= '') and redis.call('GET', rejected) or false
   if stored then
-    answer(2, redis.call('XLEN', log), stored)
+    local seqs = mine(stored, fp)
+    if seqs then
+      answer(2, redis.call('XLEN', log), seqs)
+    else
+      answer(5, redis.call('XLEN', log), '')
+    end
   elseif before then
-    answer(3, redis.call('XLEN', log), before)
+    local outcome = mine(before, fp)
+    if outcome then
+      answer(3, redis.call('XLEN', log), outcome)
+    else
+      answer(5, redis.call('XLEN', log), '')
+    end
   elseif failed[log] then
     answer(4, redis.call('XLEN', log), '')
   else
@@ -51,7 +81,7 @@ for _, item in ipairs(items) do
     else
       local seqs = {}
       for i = 1, n do
-        local fields = item[6 + i]
+        local fields = item[7 + i]
         redis.call('XADD', log, '*', unpack(fields))
         if maxlen > 0 then
           redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
@@ -66,9 +96,9 @@ for _, item in ipairs(items) do
       -- table.concat, not cjson: exact integers, and "[]" (not "{}") for no events.
       local json = '[' .. table.concat(seqs, ',') .. ']'
       if ttl > 0 then
-        redis.call('SET', done, json, 'EX', ttl)
+        redis.call('SET', done, fp .. json, 'EX', ttl)
       else
-        redis.call('SET', done, json)
+        redis.call('SET', done, fp .. json)
       end
       answer(0, expected + n, '')
     end

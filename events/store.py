@@ -19,8 +19,8 @@ from events.codec import envelope_from_fields
 from events.envelope import Envelope
 
 _SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
-_STATUS: tuple[Literal["ok", "conflict", "duplicate", "rejected"], ...] = (
-    "ok", "conflict", "duplicate", "rejected", "conflict")  # 4: not tried after a conflict
+_STATUS: tuple[Literal["ok", "conflict", "duplicate", "rejected", "reused"], ...] = (
+    "ok", "conflict", "duplicate", "rejected", "conflict", "reused")  # 4: not tried after a conflict
 _pack = msgspec.msgpack.Encoder().encode
 _PAGE = 256  # entries per XREVRANGE when reading a log's tail
 _seqs_decoder = msgspec.json.Decoder(list[int])
@@ -41,6 +41,28 @@ def _fields(env: Envelope) -> list[str]:
     ]
 
 
+FINGERPRINT_LEN = 16
+"""Hex digits of a command fingerprint, the prefix of its done and rejected records."""
+
+
+def record(fingerprint: str, answer: bytes) -> bytes:
+    """A done or rejected record: the fingerprint of the command it answers, then the
+    answer (JSON seqs, or the Rejected outcome)."""
+    return fingerprint.encode() + answer
+
+
+def answer_of(record_: bytes, fingerprint: str) -> bytes | None:
+    """The answer a done or rejected record holds for the command with `fingerprint`, or
+    None if the record was written for another command (as the append script judges:
+    a record without a fingerprint, starting with "[" or "{", and the fingerprint ""
+    match any)."""
+    if record_[:1] in (b"[", b"{"):
+        return record_
+    if fingerprint and record_[:FINGERPRINT_LEN] != fingerprint.encode():
+        return None
+    return record_[FINGERPRINT_LEN:]
+
+
 class AppendItem(msgspec.Struct, frozen=True):
     """One command's envelopes to append to a game's log if it is still at `expected`."""
 
@@ -49,6 +71,9 @@ class AppendItem(msgspec.Struct, frozen=True):
     command_id: str
     envelopes: Sequence[Envelope]
     rejected_key: str = ""  # if this key exists the command was refused before: answer that
+    fingerprint: str = ""
+    """Identifies the command behind `command_id` (see `record`): a record of that id
+    written for another fingerprint is answered `reused`, not as this command's."""
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -58,10 +83,12 @@ class AppendResult(msgspec.Struct, frozen=True):
     are the ones it got then (nothing was appended). rejected: the item's `rejected_key`
     exists; `stored` is its value (nothing was appended). conflict: the log was not at the
     expected version, or an earlier item of the same game in this call did not land;
-    `seqs` is empty. `version` is the log's length afterwards.
+    `seqs` is empty. reused: the command id's record (done or rejected) was written for a
+    command with another fingerprint; nothing was appended and nothing of that other
+    command is returned. `version` is the log's length afterwards.
     """
 
-    status: Literal["ok", "conflict", "duplicate", "rejected"]
+    status: Literal["ok", "conflict", "duplicate", "rejected", "reused"]
     seqs: list[int]
     version: int
     stored: bytes = b""
@@ -143,7 +170,7 @@ class EventStore:
             self._check(shard, item)
             created = item.envelopes[0].time if item.envelopes else 0
             entry: list[Any] = [keys.log(shard, item.game_id), keys.done(shard, item.command_id),
-                                item.rejected_key, item.expected, item.game_id, created]
+                                item.rejected_key, item.expected, item.game_id, created, item.fingerprint]
             entry += map(_fields, item.envelopes)
             batch.append(entry)
         reply = await self._evalsha([keys.feed(shard), keys.games(shard)],
@@ -163,6 +190,8 @@ class EventStore:
     def _check(self, shard: int, item: AppendItem) -> None:
         # The script trusts its input (it cannot raise halfway without breaking
         # all-or-nothing), so malformed items are refused here, before any write.
+        if len(item.fingerprint) not in (0, FINGERPRINT_LEN) or item.fingerprint[:1] in ("[", "{"):
+            raise ValueError(f"a fingerprint is {FINGERPRINT_LEN} hex digits or empty, got {item.fingerprint!r}")
         if self.shard(item.game_id) != shard:
             where = self.shard(item.game_id)
             raise ValueError(f"game {item.game_id!r} is on shard {where}, not {shard}")

@@ -56,6 +56,16 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def fingerprint(env: CommandEnvelope) -> str:
+    """What a command id stands for: 16 hex digits of a hash of the game, the seat, the
+    kind and the command's exact bytes (not the token, the reply stream or the clock). A
+    resent command has the same fingerprint; a command id reused for another command does
+    not, and is refused (`command_id_reused`) instead of getting the other one's outcome."""
+    h = hashlib.blake2b(env.command, digest_size=8)
+    h.update(b"%s\0%d\0%s" % (env.game_id.encode(), env.seat, env.kind.encode()))
+    return h.hexdigest()
+
+
 _enc = msgspec.json.Encoder()
 
 

@@ -34,7 +34,7 @@ from events.chain import link
 from events.codec import META, encode_outcome, encode_outcomes, envelope_from_fields
 from events.envelope import Accepted, CommandEnvelope, Envelope, Outcome, Rejected
 from events.meta import GameOpened, SeedRevealed
-from events.store import AppendItem, EventStore
+from events.store import AppendItem, EventStore, answer_of, record
 from games.contract import GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
 from projections.table import Table, advance, codec, empty
@@ -72,7 +72,8 @@ def _registry() -> Any:
 class _Item:
     """One command of the batch and, once known, its outcome."""
 
-    __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us", "based_on", "stamp")
+    __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us", "based_on", "stamp",
+                 "fp")
 
     def __init__(self, msg_id: bytes, command_id: str, reply_to: str) -> None:
         self.msg_id = msg_id
@@ -85,9 +86,19 @@ class _Item:
         self.sent_us = 0
         self.based_on = 0  # the log version a decision was taken on
         self.stamp = (0, 0)  # (epoch, generation) of the cached state it was decided on
+        self.fp = ""  # protocol.fingerprint of the command, once decoded
 
     def reject(self, game_id: str, code: str, message: str) -> None:
         self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)
+
+    def reused(self, game_id: str) -> None:
+        self.reject(game_id, REUSED, f"command id {self.command_id!r} was used before for another command; "
+                                     "give every command a new id (a retry resends the same command)")
+
+
+REUSED = "command_id_reused"
+"""The code of a command whose id's record belongs to another command: no record is kept
+for it, so the other command's answer stays as it was."""
 
 
 _env_decoder = msgspec.json.Decoder(CommandEnvelope)
@@ -231,6 +242,7 @@ class Referee:
             return it
         it.env, it.sent_us = env, env.sent_us
         it.command_id, it.reply_to = env.command_id, env.reply_to
+        it.fp = protocol.fingerprint(env)
         if not env.command_id:
             it.reject(env.game_id, "malformed", "command_id is empty")
         elif keys.shard_of(env.game_id, self.settings.shards) != self.shard:
@@ -291,7 +303,7 @@ class Referee:
                 envelopes, table = decided
                 rejected_key = keys.rejected(self.shard, it.command_id)
                 sent.append((game_id, it, AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes,
-                                                     rejected_key), table))
+                                                     rejected_key, it.fp), table))
             if table is not None:
                 self._remember(game_id, table)  # tentative: the next batch decides on it
         return sent, refused
@@ -317,6 +329,8 @@ class Referee:
                     it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
                 elif res.status == "rejected":  # refused before: the same answer again
                     it.outcome = msgspec.json.decode(res.stored, type=Rejected)
+                elif res.status == "reused":  # the id answers another command
+                    it.reused(game_id)
                 else:
                     retry.append(it)
                 # The log is not what the tentative chain assumed: re-read it next time.
@@ -340,10 +354,18 @@ class Referee:
             done, before, length = got[3 * i], got[3 * i + 1], got[3 * i + 2]
             game_id = it.env.game_id if it.env is not None else ""
             if done is not None:
-                it.outcome = Accepted(command_id=it.command_id, game_id=game_id,
-                                      seqs=msgspec.json.decode(done, type=list[int]))
+                seqs = answer_of(done, it.fp)
+                if seqs is None:
+                    it.reused(game_id)
+                else:
+                    it.outcome = Accepted(command_id=it.command_id, game_id=game_id,
+                                          seqs=msgspec.json.decode(seqs, type=list[int]))
             elif before is not None:
-                it.outcome = msgspec.json.decode(before, type=Rejected)
+                stored = answer_of(before, it.fp)
+                if stored is None:
+                    it.reused(game_id)
+                else:
+                    it.outcome = msgspec.json.decode(stored, type=Rejected)
             elif length != it.based_on or self._stale(it):
                 self._forget(game_id)
                 it.outcome = None
@@ -567,9 +589,11 @@ class Referee:
                     b"command_id": it.command_id, b"game_id": out.game_id,
                     b"seat": env.seat if env else -2, b"code": out.code, b"message": out.message,
                     b"msg_id": it.msg_id}, maxlen=self.settings.rejections_maxlen, approximate=True)
-                if it.command_id:
-                    pipe.set(keys.rejected(self.shard, it.command_id), encode_outcome(out),
-                             ex=protocol.REJECTED_TTL_S)
+                if it.command_id and out.code != REUSED:
+                    # NX: a record already there is another command's (judged before, or
+                    # refused before its body could be read) and keeps its answer.
+                    pipe.set(keys.rejected(self.shard, it.command_id), record(it.fp, encode_outcome(out)),
+                             ex=protocol.REJECTED_TTL_S, nx=True)
             if it.sent_us and it.env is not None:
                 lat = max(1, now_us - it.sent_us)
                 b = (it.env.game_type, 1 << lat.bit_length())

@@ -112,6 +112,47 @@ async def test_the_same_command_twice_is_applied_once(r, toy, referee_factory):
     assert [x.command_id for x in envs].count(e.command_id) == 1
 
 
+async def test_a_command_id_reused_for_another_command_is_refused_and_answers_nothing_of_it(r, toy, referee_factory):
+    """A command id stands for one command (protocol.fingerprint: game, seat, kind, the
+    command's bytes). Reused for another command (another game's, another move in the
+    same game) it is refused as command_id_reused and changes nothing; the first command's
+    resends still get its own answer, accepted or rejected."""
+    await referee_factory()
+    store = EventStore(r)
+    async with Client(r, timeout=5) as c:
+        gid, tokens, _ = await c.open(toy, preset="2p")
+        other, other_tokens, _ = await c.open(toy, preset="2p")
+        e = c.envelope(game_id=gid, game_type="toy", seat=0, token=tokens[0], command=b'{"type":"add","amount":2}')
+        first = await c.submit(e)
+        assert isinstance(first, Accepted)
+        before = await store.read(other)
+        elsewhere = c.envelope(game_id=other, game_type="toy", seat=0, token=other_tokens[0],
+                               command=b'{"type":"add","amount":2}', command_id=e.command_id)
+        out = await c.submit(elsewhere)
+        assert isinstance(out, Rejected) and out.code == "command_id_reused" and out.game_id == other
+        assert await store.read(other) == before  # nothing of the first command, nothing new
+        same_game = c.envelope(game_id=gid, game_type="toy", seat=1, token=tokens[1],
+                               command=b'{"type":"add","amount":1}', command_id=e.command_id)
+        out = await c.submit(same_game)
+        assert isinstance(out, Rejected) and out.code == "command_id_reused"
+        fut = c.expect(e.command_id)
+        await c.send(e)  # the original, resent: its own answer
+        assert await fut == first
+        # A rejected command's id, reused: refused as reused; the original keeps its rejection.
+        bad = c.envelope(game_id=gid, game_type="toy", seat=0, token=tokens[0], command=b'{"type":"add","amount":1}')
+        r1 = await c.submit(bad)
+        assert isinstance(r1, Rejected) and r1.code == "out_of_turn"
+        legal = c.envelope(game_id=gid, game_type="toy", seat=1, token=tokens[1], command=b'{"type":"add","amount":1}',
+                           command_id=bad.command_id)
+        out = await c.submit(legal)
+        assert isinstance(out, Rejected) and out.code == "command_id_reused"
+        fut = c.expect(bad.command_id)
+        await c.send(bad)
+        assert await fut == r1
+        assert isinstance(await c.act(toy, gid, 1, tokens[1], "add 1"), Accepted)  # the game goes on
+    assert [x.command_id for x in await store.read(gid)].count(e.command_id) == 1
+
+
 async def test_a_command_that_crashes_decide_goes_to_the_dead_letter_stream(r, toy, referee_factory):
     await referee_factory(max_deliveries=2, claim_idle_ms=200)
     async with Client(r, timeout=10) as c:

@@ -147,6 +147,36 @@ async def test_duplicate_command_returns_original_seqs(lab: Lab) -> None:
     assert [e for _, e in await feed_of(lab.store, lab.shard, {game_id})] == envs
 
 
+async def test_a_command_id_reused_for_another_command_is_answered_reused(lab: Lab, redis: aioredis.Redis) -> None:
+    """events/README.md, the append script: done records begin with the fingerprint of the
+    command they answer; the same id with another fingerprint gets `reused` (nothing
+    appended, nothing of the first command returned), the same fingerprint `duplicate`."""
+    game_id, other = lab.game(), lab.game()
+    cid = lab.command()
+    envs = events_for(game_id, cid, None, 2)
+    first = AppendItem(game_id, 0, cid, envs, fingerprint="a" * 16)
+    assert (await lab.store.append_batch(lab.shard, [first]))[0] == AppendResult("ok", [1, 2], 2)
+    assert await redis.get(keys.done(lab.shard, cid)) == b"a" * 16 + b"[1,2]"
+    resent = AppendItem(game_id, 2, cid, events_for(game_id, cid, envs[-1], 1), fingerprint="a" * 16)
+    assert (await lab.store.append_batch(lab.shard, [resent]))[0] == AppendResult("duplicate", [1, 2], 2)
+    # The same id for a command of another game, and for another command of the same game.
+    elsewhere = AppendItem(other, 0, cid, events_for(other, cid, None, 1), fingerprint="b" * 16)
+    again = AppendItem(game_id, 2, cid, events_for(game_id, cid, envs[-1], 1), fingerprint="c" * 16)
+    got = await lab.store.append_batch(lab.shard, [elsewhere, again])
+    assert got == [AppendResult("reused", [], 0), AppendResult("reused", [], 2)]
+    assert await lab.store.read(other) == [] and len(await lab.store.read(game_id)) == 2
+    # A record from before fingerprints answers any fingerprint (no false "reused").
+    legacy = lab.command()
+    item = AppendItem(other, 0, legacy, events_for(other, legacy, None, 1))
+    assert (await lab.store.append_batch(lab.shard, [item]))[0] == AppendResult("ok", [1], 1)
+    assert await redis.get(keys.done(lab.shard, legacy)) == b"[1]"
+    item = AppendItem(other, 1, legacy, events_for(other, legacy, (await lab.store.read(other))[-1], 1),
+                      fingerprint="d" * 16)
+    assert (await lab.store.append_batch(lab.shard, [item]))[0] == AppendResult("duplicate", [1], 1)
+    with pytest.raises(ValueError, match="fingerprint"):
+        await lab.store.append_batch(lab.shard, [AppendItem(other, 1, lab.command(), [], fingerprint="short")])
+
+
 async def test_batch_items_are_judged_independently(lab: Lab, redis: aioredis.Redis) -> None:
     g2, before = await new_game(lab, 1)
     g1, g3 = lab.game(), lab.game()
