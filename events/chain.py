@@ -40,6 +40,34 @@ def _digest(format: int, game_id: str, game_type: str, seq: int, type: str, v: i
     )).hexdigest()
 
 
+_HEAD = b"%d:%s,%d:%s,%d:%s,"
+_EVENT = b"%s%d:%s,%d:%s,%d:%s,%s%d:%s,%d:%s,%d:%s,"
+
+
+class Linker:
+    """`link` for the envelopes of one command: the fields they share (format, game, game
+    type, time, command id) are encoded once, so each envelope costs only its own fields
+    (the referee's hot path: every event of every command). Same hash as `link`."""
+
+    __slots__ = ("_game_id", "_game_type", "_time", "_command_id", "_head", "_mid")
+
+    def __init__(self, *, game_id: str, game_type: str, time: int, command_id: str) -> None:
+        fm, g, gt = b"%d" % ENVELOPE_FORMAT, game_id.encode(), game_type.encode()
+        tm, c = b"%d" % time, command_id.encode()
+        self._game_id, self._game_type, self._time, self._command_id = game_id, game_type, time, command_id
+        self._head = _HEAD % (len(fm), fm, len(g), g, len(gt), gt)
+        self._mid = b"%d:%s,%d:%s," % (len(tm), tm, len(c), c)
+
+    def __call__(self, prev_hash: str, seq: int, type: str, v: int, seat: int, data: bytes) -> Envelope:
+        """The envelope after `prev_hash` with these fields and the command's shared ones."""
+        sq, ty, vv, st, ph = b"%d" % seq, type.encode(), b"%d" % v, b"%d" % seat, prev_hash.encode()
+        h = sha256(_EVENT % (self._head, len(sq), sq, len(ty), ty, len(vv), vv, self._mid, len(st), st,
+                             len(ph), ph, len(data), data)).hexdigest()
+        return Envelope(game_id=self._game_id, game_type=self._game_type, seq=seq, type=type, v=v, time=self._time,
+                        command_id=self._command_id, seat=seat, data=data, prev_hash=prev_hash, hash=h,
+                        format=ENVELOPE_FORMAT)
+
+
 def link(
     prev_hash: str,
     *,

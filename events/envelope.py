@@ -32,7 +32,7 @@ class Envelope(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     format: int = ENVELOPE_FORMAT
 
 
-class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_field="status"):
+class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_field="status", gc=False):
     """The command was legal; its events got these sequence numbers."""
 
     command_id: str
@@ -40,7 +40,7 @@ class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_fi
     seqs: list[int]
 
 
-class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_field="status"):
+class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_field="status", gc=False):
     """The command was refused; nothing was logged. `code` is stable, `message` is prose."""
 
     command_id: str
@@ -52,7 +52,7 @@ class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_fi
 Outcome = Accepted | Rejected
 
 
-class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, gc=False):
     """A command on its way to the referee, as JSON in the `body` field of a cmd:{s} entry.
 
     `kind` is "act" (a seat's move: `command` is the game's Command as JSON, `token` the

@@ -30,14 +30,16 @@ def _fields(env: Envelope) -> list[str]:
     """A stream entry's field list (name, value, ...) in `FIELDS` order, for the script.
 
     Redis's Lua MessagePack reads str but not bin: the payload is JSON, so UTF-8, and
-    travels as str with exactly the same bytes. Integers travel as decimal strings, as a
-    stream field stores them. (Written out, not looped: one call per event, hot path.)
+    travels as str with exactly the same bytes. Integers travel as MessagePack integers:
+    `redis.call` writes a Lua number as its decimal digits ("%.17g", exact below 2^53), the
+    very string a stream field stores (test_store checks the stored fields). (Written out,
+    not looped: one call per event, hot path.)
     """
     return [
-        "game_id", env.game_id, "game_type", env.game_type, "seq", str(env.seq),
-        "type", env.type, "v", str(env.v), "time", str(env.time),
-        "command_id", env.command_id, "seat", str(env.seat), "prev_hash", env.prev_hash,
-        "hash", env.hash, "format", str(env.format), "data", env.data.decode(),
+        "game_id", env.game_id, "game_type", env.game_type, "seq", env.seq,
+        "type", env.type, "v", env.v, "time", env.time,
+        "command_id", env.command_id, "seat", env.seat, "prev_hash", env.prev_hash,
+        "hash", env.hash, "format", env.format, "data", env.data.decode(),
     ]
 
 
@@ -63,7 +65,7 @@ def answer_of(record_: bytes, fingerprint: str) -> bytes | None:
     return record_[FINGERPRINT_LEN:]
 
 
-class AppendItem(msgspec.Struct, frozen=True):
+class AppendItem(msgspec.Struct, frozen=True, gc=False):
     """One command's envelopes to append to a game's log if it is still at `expected`."""
 
     game_id: str
@@ -76,7 +78,7 @@ class AppendItem(msgspec.Struct, frozen=True):
     written for another fingerprint is answered `reused`, not as this command's."""
 
 
-class AppendResult(msgspec.Struct, frozen=True):
+class AppendResult(msgspec.Struct, frozen=True, gc=False):
     """How an append was judged.
 
     ok: `seqs` were assigned now. duplicate: the command was applied before and `seqs`

@@ -30,7 +30,7 @@ import msgspec
 import redis.asyncio as aioredis
 
 from events import keys
-from events.chain import link
+from events.chain import Linker
 from events.codec import META, encode_outcome, encode_outcomes, envelope_from_fields
 from events.envelope import Accepted, CommandEnvelope, Envelope, Outcome, Rejected
 from events.meta import GameOpened, SeedRevealed
@@ -152,6 +152,7 @@ class Referee:
         # instead of being sent: a version number alone could match a different history.
         self._gen: dict[str, int] = {}
         self._epoch = 0
+        self._drops = 0  # cached states dropped so far: unchanged means no decision is stale
 
     # ------------------------------------------------------------------ the batch
     async def handle_batch(
@@ -174,10 +175,10 @@ class Referee:
         """
         items = [self._parse(mid, fields) for mid, fields in entries]
         live = [it for it in items if it.outcome is None]
-        sent, refused = await self._prepare(live) if live else ([], [])
+        sent, refused, drops = await self._prepare(live) if live else ([], [], self._drops)
         prev, appended = self._appended, asyncio.get_running_loop().create_future()
         self._appended = appended
-        task = asyncio.ensure_future(self._complete(prev, appended, items, sent, refused, deliveries or {}, wait))
+        task = asyncio.ensure_future(self._complete(prev, appended, items, sent, refused, drops, deliveries or {}, wait))
         self._inflight.add(task)
         task.add_done_callback(self._landed)
         if wait:
@@ -198,7 +199,7 @@ class Referee:
             await asyncio.wait(list(self._inflight))
 
     async def _complete(self, prev: asyncio.Future[None] | None, appended: asyncio.Future[None], items: list[_Item],
-                        sent: list, refused: list[_Item], deliveries: dict[bytes, int], wait: bool) -> None:
+                        sent: list, refused: list[_Item], drops: int, deliveries: dict[bytes, int], wait: bool) -> None:
         try:
             if prev is not None:
                 await prev  # landings go in batch order (never fails: set in a finally)
@@ -207,7 +208,7 @@ class Referee:
                 # previous batch's replies (measured: without it the process sat idle for
                 # 15-20% of a backlog drain, waiting on Redis; with it, almost never).
                 await asyncio.sleep(0)
-            live = await self._land(sent, refused)
+            live = await self._land(sent, refused, drops)
             for _ in range(MAX_ROUNDS - 1):
                 if not live:
                     break
@@ -259,19 +260,23 @@ class Referee:
     async def _decide_and_append(self, items: list[_Item]) -> list[_Item]:
         """Decide every item in order per game, append every game's chain in one script
         call, confirm the rejections; return the items to decide again."""
-        sent, refused = await self._prepare(items)
-        return await self._land(sent, refused)
+        return await self._land(*await self._prepare(items))
 
-    async def _prepare(self, items: list[_Item]) -> tuple[list[tuple[str, _Item, AppendItem, Table]], list[_Item]]:
+    async def _prepare(self, items: list[_Item]) -> tuple[list[tuple[str, _Item, AppendItem, Table]], list[_Item], int]:
         """Decide every item in order per game on the cached states, leaving each game's
-        tentative state in the cache; returns what to append and what was refused."""
+        tentative state in the cache; returns what to append, what was refused, and the
+        count of dropped cached states before the first decision (for `_land`)."""
+        drops = self._drops
         by_game: dict[str, list[_Item]] = {}
+        opening: dict[str, None] = {}  # games opened in these items, in order
         for it in items:
-            assert it.env is not None
-            by_game.setdefault(it.env.game_id, []).append(it)
+            env = it.env
+            assert env is not None
+            by_game.setdefault(env.game_id, []).append(it)
+            if env.kind == "open":
+                opening[env.game_id] = None
         await self._load([g for g in by_game if g not in self.tables])
-        await self._load_secrets([g for g, its in by_game.items()
-                                  if g not in self.secrets and any(i.env.kind == "open" for i in its)])  # type: ignore[union-attr]
+        await self._load_secrets([g for g in opening if g not in self.secrets])
 
         # Per game: a chain of (item, AppendItem, table after it), decided on tentative
         # states; the script lands a chain in order and stops a game's chain at its first
@@ -306,15 +311,18 @@ class Referee:
                                                      rejected_key, it.fp), table))
             if table is not None:
                 self._remember(game_id, table)  # tentative: the next batch decides on it
-        return sent, refused
+        return sent, refused, drops
 
-    async def _land(self, sent: list[tuple[str, _Item, AppendItem, Table]], refused: list[_Item]) -> list[_Item]:
+    async def _land(self, sent: list[tuple[str, _Item, AppendItem, Table]], refused: list[_Item],
+                    drops: int) -> list[_Item]:
         """Append every decided chain in one script call and confirm the rejections;
-        returns the items to decide again."""
+        returns the items to decide again. `drops`: the count of dropped cached states
+        when these items began to be decided."""
         # Decided on a state that has been dropped since (the batch before did not land as
         # assumed): decide again rather than send.
-        retry = [it for _, it, _, _ in sent if self._stale(it)] + [it for it in refused if self._stale(it)]
-        if retry:
+        retry: list[_Item] = []
+        if self._drops != drops:  # some cached state was dropped since they were decided
+            retry = [it for _, it, _, _ in sent if self._stale(it)] + [it for it in refused if self._stale(it)]
             sent = [s for s in sent if not self._stale(s[1])]
             refused = [it for it in refused if not self._stale(it)]
             for it in retry:
@@ -465,7 +473,7 @@ class Referee:
         """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends."""
         game, game_id = table.game, table.game_id
         gcodec = codec(game)
-        now = self.clock()
+        link = Linker(game_id=game_id, game_type=game.id, time=self.clock(), command_id=it.command_id)
         envelopes: list[Envelope] = []
         prev, seq = table.last_hash, table.version
         state, opened = table.state, table.opened
@@ -478,8 +486,7 @@ class Referee:
                 tag, v, data = gcodec.encode(ev)
                 state = evolve(state, ev)
             seq += 1
-            e = link(prev, game_id=game_id, game_type=game.id, seq=seq, type=tag, v=v, time=now,
-                     command_id=it.command_id, seat=seat, data=data)
+            e = link(prev, seq, tag, v, seat, data)
             envelopes.append(e)
             prev = e.hash
         seed = table.seed
@@ -489,8 +496,7 @@ class Referee:
                 seed = secret.hex()
                 tag, v, data = META.encode(SeedRevealed(seed=seed))
                 seq += 1
-                envelopes.append(link(prev, game_id=game_id, game_type=game.id, seq=seq, type=tag, v=v,
-                                      time=now, command_id=it.command_id, seat=-1, data=data))
+                envelopes.append(link(prev, seq, tag, v, -1, data))
         after = Table(game_id=game_id, game=game, state=state, version=seq,
                       last_hash=envelopes[-1].hash, opened=opened, seed=seed)
         return envelopes, after
@@ -500,10 +506,12 @@ class Referee:
         """Drop a game's cached state: decisions taken on it become stale."""
         self.tables.pop(game_id, None)
         self._gen[game_id] = self._gen.get(game_id, 0) + 1
+        self._drops += 1
 
     def _forget_all(self) -> None:
         self.tables.clear()
         self._epoch += 1
+        self._drops += 1
 
     def _stale(self, it: _Item) -> bool:
         """Was `it` decided on a cached state that has been dropped since?"""

@@ -138,3 +138,17 @@ def test_any_single_field_change_is_detected(index: int, field: str) -> None:
         changed = value + (b" " if isinstance(value, bytes) else "!")
     log[index] = msgspec.structs.replace(env, **{field: changed})
     assert verify(log)
+
+
+def test_a_linker_makes_the_envelopes_link_makes() -> None:
+    """events/README.md, the hash chain: the referee's per-command Linker is `link`."""
+    from events.chain import Linker
+
+    make = Linker(game_id="g-1", game_type="seven_wonders", time=1_700_000_000_123, command_id="c-9")
+    prev = GENESIS
+    for seq, (tag, seat, data) in enumerate([("a", 2, b'{"x":1}'), ("bb", 2, b""), ("ts.seed_revealed", -1, b"{}")], 1):
+        got = make(prev, seq, tag, 1, seat, data)
+        assert got == link(prev, game_id="g-1", game_type="seven_wonders", seq=seq, type=tag, v=1,
+                           time=1_700_000_000_123, command_id="c-9", seat=seat, data=data)
+        assert got.hash == hash_of(got)
+        prev = got.hash

@@ -226,7 +226,9 @@ def test_outcomes_round_trip_with_a_status_tag() -> None:
 
 def test_the_append_scripts_field_list_follows_the_stored_field_order() -> None:
     """events.store sends each envelope to append.lua as a written-out field list; it must
-    name exactly FIELDS, in order, with the values envelope_to_fields stores."""
+    name exactly FIELDS, in order, with the values envelope_to_fields stores (integers as
+    integers: the script's redis.call writes them as their decimal digits, checked against
+    real servers by tests/integration/test_store.py)."""
     from events.chain import GENESIS, link
     from events.codec import FIELDS, envelope_to_fields
     from events.store import _fields
@@ -236,4 +238,5 @@ def test_the_append_scripts_field_list_follows_the_stored_field_order() -> None:
     got = _fields(env)
     assert tuple(got[::2]) == FIELDS
     stored = envelope_to_fields(env)
-    assert got[1::2] == [v.decode() if isinstance(v, bytes) else str(v) for v in stored.values()]
+    assert [str(v) if isinstance(v, int) else v for v in got[1::2]] == [
+        v.decode() if isinstance(v, bytes) else str(v) for v in stored.values()]
