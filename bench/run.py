@@ -86,7 +86,7 @@ def python_speed(steps: int = 2_000_000) -> float:
     return best
 
 
-REPEATS = 3
+REPEATS = 5
 """(a) and (b) are measured this many times each, alternately; the figures are medians."""
 AOF_PAIRS = 2
 """(d): drains with the AOF off and on again, alternately, beside the three of (b)."""
