@@ -55,19 +55,15 @@ for _, item in ipairs(items) do
   local log, done, rejected = item[1], item[2], item[3]
   local expected, game_id, created, fp = item[4], item[5], item[6], item[7]
   local n = #item - 7
-  local stored = redis.call('GET', done)
-  local before = (not stored) and (rejected ~= '') and redis.call('GET', rejected) or false
-  if stored then
-    local seqs = mine(stored, fp)
-    if seqs then
-      answer(2, redis.call('XLEN', log), seqs)
-    else
-      answer(5, redis.call('XLEN', log), '')
-    end
-  elseif before then
-    local outcome = mine(before, fp)
-    if outcome then
-      answer(3, redis.call('XLEN', log), outcome)
+  -- applied before (2: its seqs), else refused before (3: its rejection)
+  local code, record = 2, redis.call('GET', done)
+  if not record and rejected ~= '' then
+    code, record = 3, redis.call('GET', rejected)
+  end
+  if record then
+    local said = mine(record, fp)
+    if said then
+      answer(code, redis.call('XLEN', log), said)
     else
       answer(5, redis.call('XLEN', log), '')
     end
