@@ -21,27 +21,34 @@ GENESIS = "0" * 64
 """The `prev_hash` of every log's first envelope."""
 
 
-def _ns(b: bytes) -> bytes:
-    return b"%d:%s," % (len(b), b)
+_PAIR = b"%d:%s,%d:%s,"
+_EVENT = b"%s%d:%s,%d:%s,%d:%s,%s%d:%s,%d:%s,%d:%s,"
 
 
-_TEMPLATE = b"%d:%s," * 11
+def _head(format: int, game_id: str, game_type: str) -> bytes:
+    """The netstrings of the fields before `seq`."""
+    fm, g, gt = b"%d" % format, game_id.encode(), game_type.encode()
+    return b"%d:%s," % (len(fm), fm) + _PAIR % (len(g), g, len(gt), gt)
+
+
+def _mid(time: int, command_id: str) -> bytes:
+    """The netstrings of `time` and `command_id` (between `v` and `seat`)."""
+    tm, c = b"%d" % time, command_id.encode()
+    return _PAIR % (len(tm), tm, len(c), c)
+
+
+def _hash(head: bytes, seq: int, type: str, v: int, mid: bytes, seat: int, prev_hash: str, data: bytes) -> str:
+    """The hash of the definition above, from the pre-encoded `_head` and `_mid` (one
+    formatting call for the rest: hot path, one call per event)."""
+    sq, ty, vv, st, ph = b"%d" % seq, type.encode(), b"%d" % v, b"%d" % seat, prev_hash.encode()
+    return sha256(_EVENT % (head, len(sq), sq, len(ty), ty, len(vv), vv, mid, len(st), st,
+                            len(ph), ph, len(data), data)).hexdigest()
 
 
 def _digest(format: int, game_id: str, game_type: str, seq: int, type: str, v: int, time: int,
             command_id: str, seat: int, prev_hash: str, data: bytes) -> str:
-    """The hash over the fields, in the order of the definition above (positional: hot path)."""
-    fm, g, gt, sq, ty = b"%d" % format, game_id.encode(), game_type.encode(), b"%d" % seq, type.encode()
-    vv, tm, c, st, ph = b"%d" % v, b"%d" % time, command_id.encode(), b"%d" % seat, prev_hash.encode()
-    # the eleven netstrings in one formatting call (hot path: one call per event)
-    return sha256(_TEMPLATE % (
-        len(fm), fm, len(g), g, len(gt), gt, len(sq), sq, len(ty), ty, len(vv), vv,
-        len(tm), tm, len(c), c, len(st), st, len(ph), ph, len(data), data,
-    )).hexdigest()
-
-
-_HEAD = b"%d:%s,%d:%s,%d:%s,"
-_EVENT = b"%s%d:%s,%d:%s,%d:%s,%s%d:%s,%d:%s,%d:%s,"
+    """The hash over the fields, in the order of the definition above."""
+    return _hash(_head(format, game_id, game_type), seq, type, v, _mid(time, command_id), seat, prev_hash, data)
 
 
 class Linker:
@@ -52,17 +59,13 @@ class Linker:
     __slots__ = ("_game_id", "_game_type", "_time", "_command_id", "_head", "_mid")
 
     def __init__(self, *, game_id: str, game_type: str, time: int, command_id: str) -> None:
-        fm, g, gt = b"%d" % ENVELOPE_FORMAT, game_id.encode(), game_type.encode()
-        tm, c = b"%d" % time, command_id.encode()
         self._game_id, self._game_type, self._time, self._command_id = game_id, game_type, time, command_id
-        self._head = _HEAD % (len(fm), fm, len(g), g, len(gt), gt)
-        self._mid = b"%d:%s,%d:%s," % (len(tm), tm, len(c), c)
+        self._head = _head(ENVELOPE_FORMAT, game_id, game_type)
+        self._mid = _mid(time, command_id)
 
     def __call__(self, prev_hash: str, seq: int, type: str, v: int, seat: int, data: bytes) -> Envelope:
         """The envelope after `prev_hash` with these fields and the command's shared ones."""
-        sq, ty, vv, st, ph = b"%d" % seq, type.encode(), b"%d" % v, b"%d" % seat, prev_hash.encode()
-        h = sha256(_EVENT % (self._head, len(sq), sq, len(ty), ty, len(vv), vv, self._mid, len(st), st,
-                             len(ph), ph, len(data), data)).hexdigest()
+        h = _hash(self._head, seq, type, v, self._mid, seat, prev_hash, data)
         return Envelope(game_id=self._game_id, game_type=self._game_type, seq=seq, type=type, v=v, time=self._time,
                         command_id=self._command_id, seat=seat, data=data, prev_hash=prev_hash, hash=h,
                         format=ENVELOPE_FORMAT)
