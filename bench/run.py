@@ -221,7 +221,7 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
     rate = len(envs) / (time.perf_counter() - t0)
     await svc.stop()
     outcomes: list = []
-    for _, f in await r.xrange(keys.replies(client_id)):
+    for _, f in await r.xrange(keys.replies(0, client_id)):
         outcomes += decode_outcomes(f[protocol.OUTCOMES])
     assert len(outcomes) == len(envs), f"{len(outcomes)} outcomes for {len(envs)} commands"
     rejected = sum(isinstance(o, Rejected) for o in outcomes)
@@ -283,7 +283,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
         skip = min(int(rate * WARMUP_S), len(envs) // 2)
         steady = {e.command_id for e in envs[skip:]}
         reader = aioredis.from_url(url)
-        reply = keys.replies(client_id)
+        reply = keys.replies(0, client_id)
 
         async def read() -> None:
             last = "0-0"

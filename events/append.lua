@@ -2,11 +2,18 @@
 -- Plain EVALSHA Lua (no Functions, no Redis 7-only options): runs on Redis 6.2 and 7.x.
 -- Callers: events/store.py only. Layout and guarantees: events/README.md.
 --
--- KEYS: [1] feed:{s}  [2] games:{s}
+-- KEYS: [1] feed:{s}  [2] games:{s}  [3] cmd:{s}  [4] rej:{s}
 -- ARGV: [1] feed MAXLEN ~ (0 = never trim)  [2] done-key TTL in seconds (0 = keep)
 --       [3] the items, MessagePack: a list of
 --           {log key, done key, rejected key or "", expected version, game id,
---            creation time (ms), fingerprint, {envelope fields as name, value, ...}, ...}
+--            creation time (ms), fingerprint, {{envelope fields as name, value, ...}, ...},
+--            landing or absent}
+--       [4] consumer group of cmd:{s} (landings only)  [5] reply stream MAXLEN ~
+--       [6] rej:{s} MAXLEN ~  [7] rejected-record TTL in seconds
+--       [8] MessagePack list of latency histogram cells {hash key, field}, or absent
+-- A landing is {kind, cmd entry id, reply stream or "", outcome, histogram cell (0 = none),
+-- audit fields}: kind "a" appends the item's envelopes; kind "r" appends nothing and
+-- records a refusal (outcome = the Rejected JSON, audit = its rej:{s} entry's fields).
 -- Every key an item names carries the shard's hash tag {s}, like KEYS[1], so all keys of a
 -- call live in one cluster slot. (They travel in ARGV so that a batch is one argument for
 -- the client to encode instead of dozens per event.)
@@ -14,6 +21,13 @@
 -- 4 not tried because an earlier item of the same game in this call did not land, 5 the
 -- command id's record belongs to another command), the log's length afterwards, and for
 -- a duplicate the stored JSON seqs, for a rejection the stored outcome (else "").
+--
+-- A landed item (code 0) with a landing is settled here, in the same atomic step: its
+-- outcome is delivered (one entry per reply stream and call, field "os", the JSON list of
+-- its outcomes in item order), its cmd:{s} entry acknowledged, its latency counted; for a
+-- refusal, its rejected record (NX) and audit entry are written. For "a" the outcome is
+-- the Accepted JSON up to `"seqs":`, completed here with the seqs. Items with any other
+-- code are left to the caller: nothing of their landing is written.
 --
 -- The done and rejected records begin with the fingerprint of the command they answer
 -- (16 hex digits; none if the caller gives ""): a command id met again with another
@@ -24,17 +38,39 @@
 -- Every check of an item precedes its first write, and its writes cannot fail on well-
 -- formed input (checked by the caller), so a command's events all land or none do.
 
-local feed, games = KEYS[1], KEYS[2]
+local feed, games, cmd, rej = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local maxlen = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
 local items = cmsgpack.unpack(ARGV[3])
+local group = ARGV[4]
+local reply_max, rej_max, rej_ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
+local cells = ARGV[8] and cmsgpack.unpack(ARGV[8]) or {}
 local out = {}
 local failed = {}
+local acks, streams, outcomes, counts = {}, {}, {}, {}
 
 local function answer(code, len, stored)
   out[#out + 1] = code
   out[#out + 1] = len
   out[#out + 1] = stored
+end
+
+local function settle(land, outcome)
+  acks[#acks + 1] = land[2]
+  local to = land[3]
+  if to ~= '' then
+    local list = outcomes[to]
+    if not list then
+      list = {}
+      outcomes[to] = list
+      streams[#streams + 1] = to
+    end
+    list[#list + 1] = outcome
+  end
+  local cell = land[5]
+  if cell > 0 then
+    counts[cell] = (counts[cell] or 0) + 1
+  end
 end
 
 local FPLEN = 16  -- events.store.FINGERPRINT_LEN
@@ -54,7 +90,8 @@ end
 for _, item in ipairs(items) do
   local log, done, rejected = item[1], item[2], item[3]
   local expected, game_id, created, fp = item[4], item[5], item[6], item[7]
-  local n = #item - 7
+  local events, land = item[8], item[9]
+  local n = #events
   -- applied before (2: its seqs), else refused before (3: its rejection)
   local code, record = 2, redis.call('GET', done)
   if not record and rejected ~= '' then
@@ -74,10 +111,16 @@ for _, item in ipairs(items) do
     if len ~= expected then
       failed[log] = true
       answer(1, len, '')
+    elseif land and land[1] == 'r' then
+      -- a refusal, judged on this very version: it stands
+      redis.call('SET', rejected, fp .. land[4], 'NX', 'EX', rej_ttl)
+      redis.call('XADD', rej, 'MAXLEN', '~', rej_max, '*', unpack(land[6]))
+      settle(land, land[4])
+      answer(0, len, '')
     else
       local seqs = {}
       for i = 1, n do
-        local fields = item[7 + i]
+        local fields = events[i]
         redis.call('XADD', log, '*', unpack(fields))
         if maxlen > 0 then
           redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
@@ -96,9 +139,22 @@ for _, item in ipairs(items) do
       else
         redis.call('SET', done, fp .. json)
       end
+      if land then
+        settle(land, land[4] .. json .. '}')
+      end
       answer(0, expected + n, '')
     end
   end
+end
+
+for _, to in ipairs(streams) do
+  redis.call('XADD', to, 'MAXLEN', '~', reply_max, '*', 'os', '[' .. table.concat(outcomes[to], ',') .. ']')
+end
+for cell, count in pairs(counts) do
+  redis.call('HINCRBY', cells[cell][1], cells[cell][2], count)
+end
+for i = 1, #acks, 1000 do  -- unpack has a stack limit: acknowledge in chunks
+  redis.call('XACK', cmd, group, unpack(acks, i, math.min(i + 999, #acks)))
 end
 
 return out

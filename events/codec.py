@@ -144,6 +144,13 @@ def encode_outcome(outcome: Outcome) -> bytes:
     return _outcome_encoder.encode(outcome)
 
 
+def accepted_prefix(command_id: str, game_id: str) -> bytes:
+    """`encode_outcome(Accepted(command_id, game_id, seqs))` up to and including `"seqs":`:
+    the append script completes it with the JSON seqs and "}" (it alone knows them)."""
+    return (b'{"status":"accepted","command_id":' + _outcome_encoder.encode(command_id)
+            + b',"game_id":' + _outcome_encoder.encode(game_id) + b',"seqs":')
+
+
 def decode_outcome(data: bytes) -> Outcome:
     """The Accepted or Rejected encoded by `encode_outcome`."""
     return _outcome_decoder.decode(data)

@@ -74,9 +74,10 @@ def dead(s: int) -> str:
     return f"dlq:{{{s}}}"
 
 
-def replies(client_id: str) -> str:
-    """Stream where the outcomes of one client's commands are delivered (not per shard)."""
-    return f"reply:{client_id}"
+def replies(s: int, client_id: str) -> str:
+    """Stream where the outcomes of one client's commands on shard `s` are delivered (in the
+    shard's slot: the append script writes them in the step that lands the command)."""
+    return f"reply:{{{s}}}:{client_id}"
 
 
 def view(s: int, game_id: str, seat: Seat | None) -> str:

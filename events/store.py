@@ -65,8 +65,32 @@ def answer_of(record_: bytes, fingerprint: str) -> bytes | None:
     return record_[FINGERPRINT_LEN:]
 
 
+class Landing(msgspec.Struct, frozen=True, gc=False, array_like=True):
+    """What the append script settles for a command once its item lands (code 0), in the
+    same atomic step: its cmd:{s} entry acknowledged, `outcome` delivered to `reply_to`,
+    one count in histogram cell `cell`; for a refusal also its rejected record and audit
+    entry. Items that do not land get none of it: the caller settles them.
+
+    kind "a": the item's envelopes are appended and `outcome` is the Accepted JSON up to
+    and including `"seqs":` (`events.codec.accepted_prefix`), completed by the script.
+    kind "r": a refusal judged on version `expected`: nothing is appended; `outcome` is
+    the Rejected JSON, recorded under the item's rejected key (NX) and delivered if the log
+    is still at `expected`; `audit` is its rej:{s} entry (field, value, ...).
+    """
+
+    kind: Literal["a", "r"]
+    msg_id: str
+    reply_to: str = ""
+    """The reply stream (a key of the item's shard), or "" to deliver nothing."""
+    outcome: str = ""
+    cell: int = 0
+    """1-based index into the call's histogram cells; 0 counts nothing."""
+    audit: list[Any] = []
+
+
 class AppendItem(msgspec.Struct, frozen=True, gc=False):
-    """One command's envelopes to append to a game's log if it is still at `expected`."""
+    """One command's envelopes to append to a game's log if it is still at `expected`
+    (or, with a refusal landing, its rejection to record if the log is still there)."""
 
     game_id: str
     expected: int
@@ -76,6 +100,7 @@ class AppendItem(msgspec.Struct, frozen=True, gc=False):
     fingerprint: str = ""
     """Identifies the command behind `command_id` (see `record`): a record of that id
     written for another fingerprint is answered `reused`, not as this command's."""
+    landing: Landing | None = None
 
 
 class AppendResult(msgspec.Struct, frozen=True, gc=False):
@@ -156,7 +181,9 @@ class EventStore:
         (result,) = await self.append_batch(self.shard(game_id), [item])
         return result
 
-    async def append_batch(self, shard: int, items: Sequence[AppendItem]) -> list[AppendResult]:
+    async def append_batch(self, shard: int, items: Sequence[AppendItem], *, group: str = "",
+                           cells: Sequence[tuple[str, str]] = (), reply_maxlen: int = 10_000,
+                           rejections_maxlen: int = 10_000, rejected_ttl: int = 86_400) -> list[AppendResult]:
         """Judge and append several commands of one shard in order, in one script call.
 
         Items of different games are independent: a conflict or duplicate does not stop the
@@ -164,6 +191,12 @@ class EventStore:
         (it may expect the version the earlier one produces), and once one of them does not
         land the later ones of that game are not tried (status conflict), so a chain never
         lands on top of a hole.
+
+        Items with a `Landing` are also settled by the script when they land (see
+        `Landing`): acknowledged on cmd:{s} in consumer group `group`, outcomes delivered
+        (reply streams trimmed to `reply_maxlen`, approximately), latency counted in
+        `cells` (hash key, field), refusals recorded for `rejected_ttl` seconds and audited
+        on rej:{s} (trimmed to `rejections_maxlen`). The AppendResult says which landed.
         """
         if not items:
             return []
@@ -172,11 +205,19 @@ class EventStore:
             self._check(shard, item)
             created = item.envelopes[0].time if item.envelopes else 0
             entry: list[Any] = [keys.log(shard, item.game_id), keys.done(shard, item.command_id),
-                                item.rejected_key, item.expected, item.game_id, created, item.fingerprint]
-            entry += map(_fields, item.envelopes)
+                                item.rejected_key, item.expected, item.game_id, created, item.fingerprint,
+                                list(map(_fields, item.envelopes))]
+            if item.landing is not None:
+                if not group:
+                    raise ValueError("items with a landing need the consumer group")
+                entry.append(item.landing)
             batch.append(entry)
-        reply = await self._evalsha([keys.feed(shard), keys.games(shard)],
-                                    [self.feed_maxlen, self.done_ttl or 0, _pack(batch)])
+        for key, _ in cells:
+            self._check_key(shard, key)
+        reply = await self._evalsha(
+            [keys.feed(shard), keys.games(shard), keys.cmd(shard), keys.rejections(shard)],
+            [self.feed_maxlen, self.done_ttl or 0, _pack(batch), group, reply_maxlen, rejections_maxlen,
+             rejected_ttl, _pack(cells)])
         results: list[AppendResult] = []
         for item, i in zip(items, range(0, len(reply), 3)):
             status, version, stored = _STATUS[reply[i]], reply[i + 1], reply[i + 2]
@@ -199,11 +240,22 @@ class EventStore:
             raise ValueError(f"game {item.game_id!r} is on shard {where}, not {shard}")
         if item.expected < 0:
             raise ValueError(f"expected version must be >= 0, got {item.expected}")
+        land = item.landing
+        if land is not None:
+            if land.kind == "r" and (item.envelopes or not item.rejected_key):
+                raise ValueError("a refusal appends no envelopes and needs its rejected key")
+            if land.reply_to:
+                self._check_key(shard, land.reply_to)
         for i, env in enumerate(item.envelopes, start=item.expected + 1):
             if env.seq != i or env.game_id != item.game_id:
                 raise ValueError(
                     f"envelope {env.game_id}#{env.seq} does not belong at {item.game_id}#{i}"
                 )
+
+    @staticmethod
+    def _check_key(shard: int, key: str) -> None:
+        if f"{{{shard}}}" not in key:
+            raise ValueError(f"key {key!r} is not in shard {shard}'s slot ({{{shard}}})")
 
     async def _evalsha(self, keys_: list[str], args: list[Any]) -> list[Any]:
         if self._sha is None:

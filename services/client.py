@@ -1,7 +1,8 @@
 """A client of the service: XADDs commands to cmd:{s} and waits for their outcomes.
 
-Outcomes arrive on the client's own reply stream (`reply:<client>`), read by one
-background task that resolves a future per command id. The first outcome of a command
+Outcomes arrive on the client's own reply streams (`reply:{s}:<client>`, one per shard,
+written by the referee of that shard), read by one background task (one XREAD over all of
+them) that resolves a future per command id. The first outcome of a command
 wins; a second one (a redelivery after a referee crash) is ignored.
 """
 
@@ -36,7 +37,7 @@ class Client:
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._reader_redis: aioredis.Redis | None = None
-        self._last = "$"
+        self._last: dict[str, str] = {}  # reply stream → the last entry read
         self._stopping = False
 
     async def __aenter__(self) -> Client:
@@ -45,8 +46,10 @@ class Client:
         self._reader_redis = aioredis.Redis(connection_pool=pool.__class__(
             connection_class=pool.connection_class, **pool.connection_kwargs))
         # Start reading from "now" so that an old reply of this id is never taken as new.
-        info = await self.redis.xrevrange(keys.replies(self.id), count=1)
-        self._last = info[0][0].decode() if info else "0-0"
+        for s in range(self.shards):
+            stream = keys.replies(s, self.id)
+            info = await self.redis.xrevrange(stream, count=1)
+            self._last[stream] = info[0][0].decode() if info else "0-0"
         self._reader = asyncio.create_task(self._read_replies())
         return self
 
@@ -64,12 +67,12 @@ class Client:
 
     async def _read_replies(self) -> None:
         assert self._reader_redis is not None
-        stream = keys.replies(self.id)
         while not self._stopping:
-            got = await self._reader_redis.xread({stream: self._last}, block=100, count=500)
-            for _, rows in got:
+            got = await self._reader_redis.xread(self._last, block=100, count=500)  # type: ignore[arg-type]
+            for stream, rows in got:
+                name = stream.decode()
                 for entry_id, fields in rows:
-                    self._last = entry_id.decode()
+                    self._last[name] = entry_id.decode()
                     for out in decode_outcomes(fields[protocol.OUTCOMES]):
                         fut = self._waiting.pop(out.command_id, None)
                         if fut is not None and not fut.done():

@@ -41,9 +41,10 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     fixture: msgspec.Raw = msgspec.Raw(b"null")
 
 
-def latency(game_type: str) -> str:
-    """Hash: histogram of publish-to-outcome latency (field = upper bound in µs, log2 buckets)."""
-    return f"latency:{game_type}"
+def latency(s: int, game_type: str) -> str:
+    """Hash: histogram of publish-to-outcome latency of shard `s`'s commands (field = upper
+    bound in µs, log2 buckets; in the shard's slot: the append script counts them)."""
+    return f"latency:{{{s}}}:{game_type}"
 
 
 def new_token() -> str:

@@ -506,7 +506,7 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
     _run(_stats(_settings(data_dir), _game(game), as_json))
 
 
-def latency_summary(hist: dict[bytes, bytes]) -> dict[str, float]:
+def latency_summary(hist: dict[bytes, int] | dict[bytes, bytes]) -> dict[str, float]:
     """p50/p99 (ms, bucket upper bounds) of the referee's publish-to-outcome histogram."""
     buckets = sorted((int(k), int(v)) for k, v in hist.items())
     total = sum(v for _, v in buckets)
@@ -527,7 +527,10 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool) -> None:
 
     async with runtime(settings) as rt:
         rows = [decode_row(v) for v in (await rt.redis.hgetall(keys.stats(game.id))).values()]
-        hist = await rt.redis.hgetall(latency(game.id))
+        hist: dict[bytes, int] = {}  # every shard's histogram, summed
+        for shard in range(settings.shards):
+            for bound, n in (await rt.redis.hgetall(latency(shard, game.id))).items():
+                hist[bound] = hist.get(bound, 0) + int(n)
     agg = aggregate(rows)
     agg["latency"] = latency_summary(hist)
     if as_json:

@@ -2,10 +2,13 @@
 
 `handle_batch` is the whole imperative shell of the write side. It decodes a batch read
 from cmd:{s}, groups it by game, decides each game's commands in order on its cached
-Table (pure `decide`), appends every game's chain of commands in one call of the append
-script (`EventStore.append_batch`: idempotency records, earlier rejections, expected
-versions), re-reads and re-decides the games that met a version conflict, confirms
-rejections against the log, then pipelines the outcomes, the audit entries and the XACKs.
+Table (pure `decide`), and lands every decision in one call of the append script
+(`EventStore.append_batch`: idempotency records, earlier rejections, expected versions).
+The same call settles each command that lands: its outcome on the sender's reply stream,
+its XACK, its latency count, and for a refusal (which stands only if the log is still
+where it was judged) its rejected record and audit entry. Games that met a version
+conflict are re-read and re-decided; the rest (answers from earlier records, rejections
+of unreadable commands, dead letters) are settled by one pipeline afterwards.
 
 The subscriber hands over every batch with `wait=False`: batch N+1 is decided on the
 states batch N will leave while N is still landing (one batch decided ahead, landings in
@@ -31,10 +34,16 @@ import redis.asyncio as aioredis
 
 from events import keys
 from events.chain import Linker
-from events.codec import META, encode_outcome, encode_outcomes, envelope_from_fields
+from events.codec import (
+    META,
+    accepted_prefix,
+    encode_outcome,
+    encode_outcomes,
+    envelope_from_fields,
+)
 from events.envelope import Accepted, CommandEnvelope, Envelope, Outcome, Rejected
 from events.meta import GameOpened, SeedRevealed
-from events.store import AppendItem, EventStore, answer_of, record
+from events.store import AppendItem, EventStore, Landing, record
 from games.contract import GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
 from projections.table import Table, advance, codec, empty
@@ -73,7 +82,7 @@ class _Item:
     """One command of the batch and, once known, its outcome."""
 
     __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us", "based_on", "stamp",
-                 "fp")
+                 "fp", "settled")
 
     def __init__(self, msg_id: bytes, command_id: str, reply_to: str) -> None:
         self.msg_id = msg_id
@@ -87,6 +96,7 @@ class _Item:
         self.based_on = 0  # the log version a decision was taken on
         self.stamp = (0, 0)  # (epoch, generation) of the cached state it was decided on
         self.fp = ""  # protocol.fingerprint of the command, once decoded
+        self.settled = False  # outcome, XACK and latency written by the append script
 
     def reject(self, game_id: str, code: str, message: str) -> None:
         self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)
@@ -95,6 +105,9 @@ class _Item:
         self.reject(game_id, REUSED, f"command id {self.command_id!r} was used before for another command; "
                                      "give every command a new id (a retry resends the same command)")
 
+
+_Decided = tuple[str, _Item, "list[Envelope] | None"]
+"""A decision: game id, the command, and its envelopes (None: refused)."""
 
 REUSED = "command_id_reused"
 """The code of a command whose id's record belongs to another command: no record is kept
@@ -175,10 +188,10 @@ class Referee:
         """
         items = [self._parse(mid, fields) for mid, fields in entries]
         live = [it for it in items if it.outcome is None]
-        sent, refused, drops = await self._prepare(live) if live else ([], [], self._drops)
+        decided, drops = await self._prepare(live) if live else ([], self._drops)
         prev, appended = self._appended, asyncio.get_running_loop().create_future()
         self._appended = appended
-        task = asyncio.ensure_future(self._complete(prev, appended, items, sent, refused, drops, deliveries or {}, wait))
+        task = asyncio.ensure_future(self._complete(prev, appended, items, decided, drops, deliveries or {}, wait))
         self._inflight.add(task)
         task.add_done_callback(self._landed)
         if wait:
@@ -199,7 +212,7 @@ class Referee:
             await asyncio.wait(list(self._inflight))
 
     async def _complete(self, prev: asyncio.Future[None] | None, appended: asyncio.Future[None], items: list[_Item],
-                        sent: list, refused: list[_Item], drops: int, deliveries: dict[bytes, int], wait: bool) -> None:
+                        decided: list[_Decided], drops: int, deliveries: dict[bytes, int], wait: bool) -> None:
         try:
             if prev is not None:
                 await prev  # landings go in batch order (never fails: set in a finally)
@@ -208,7 +221,7 @@ class Referee:
                 # previous batch's replies (measured: without it the process sat idle for
                 # 15-20% of a backlog drain, waiting on Redis; with it, almost never).
                 await asyncio.sleep(0)
-            live = await self._land(sent, refused, drops)
+            live = await self._land(decided, drops)
             for _ in range(MAX_ROUNDS - 1):
                 if not live:
                     break
@@ -262,10 +275,11 @@ class Referee:
         call, confirm the rejections; return the items to decide again."""
         return await self._land(*await self._prepare(items))
 
-    async def _prepare(self, items: list[_Item]) -> tuple[list[tuple[str, _Item, AppendItem, Table]], list[_Item], int]:
+    async def _prepare(self, items: list[_Item]) -> tuple[list[_Decided], int]:
         """Decide every item in order per game on the cached states, leaving each game's
-        tentative state in the cache; returns what to append, what was refused, and the
-        count of dropped cached states before the first decision (for `_land`)."""
+        tentative state in the cache; returns the decisions, in order per game (envelopes
+        to append, or None for a refusal), and the count of dropped cached states before
+        the first decision (for `_land`)."""
         drops = self._drops
         by_game: dict[str, list[_Item]] = {}
         opening: dict[str, None] = {}  # games opened in these items, in order
@@ -278,11 +292,9 @@ class Referee:
         await self._load([g for g in by_game if g not in self.tables])
         await self._load_secrets([g for g in opening if g not in self.secrets])
 
-        # Per game: a chain of (item, AppendItem, table after it), decided on tentative
-        # states; the script lands a chain in order and stops a game's chain at its first
-        # item that does not land.
-        sent: list[tuple[str, _Item, AppendItem, Table]] = []
-        refused: list[_Item] = []
+        # Per game: a chain of decisions taken on tentative states; the script judges a
+        # chain in order and stops a game's chain at its first item that does not land.
+        decided: list[_Decided] = []
         pause = time.perf_counter() + YIELD_EVERY_S
         for game_id, its in by_game.items():
             if time.perf_counter() > pause:
@@ -297,87 +309,85 @@ class Referee:
                 it.based_on = table.version if table is not None else 0
                 it.stamp = stamp
                 try:
-                    decided = self._decide(it, table)
+                    got = self._decide(it, table)
                 except Exception as e:  # a bug in a game or here: never crash the referee
                     it.failed = _where(e)
                     log.error("command %s failed: %s", it.command_id, it.failed)
                     continue
-                if decided is None:
-                    refused.append(it)
+                if got is None:
+                    decided.append((game_id, it, None))
                     continue
-                envelopes, table = decided
-                rejected_key = keys.rejected(self.shard, it.command_id)
-                sent.append((game_id, it, AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes,
-                                                     rejected_key, it.fp), table))
+                envelopes, table = got
+                decided.append((game_id, it, envelopes))
             if table is not None:
                 self._remember(game_id, table)  # tentative: the next batch decides on it
-        return sent, refused, drops
+        return decided, drops
 
-    async def _land(self, sent: list[tuple[str, _Item, AppendItem, Table]], refused: list[_Item],
-                    drops: int) -> list[_Item]:
-        """Append every decided chain in one script call and confirm the rejections;
+    async def _land(self, decided: list[_Decided], drops: int) -> list[_Item]:
+        """Land every decision in one script call, which also settles each one that lands
+        (outcome, acknowledgement, latency; for a refusal its record and audit entry);
         returns the items to decide again. `drops`: the count of dropped cached states
         when these items began to be decided."""
         # Decided on a state that has been dropped since (the batch before did not land as
         # assumed): decide again rather than send.
         retry: list[_Item] = []
         if self._drops != drops:  # some cached state was dropped since they were decided
-            retry = [it for _, it, _, _ in sent if self._stale(it)] + [it for it in refused if self._stale(it)]
-            sent = [s for s in sent if not self._stale(s[1])]
-            refused = [it for it in refused if not self._stale(it)]
-            for it in retry:
-                it.outcome = None
-        if sent:
-            results = await self.store.append_batch(self.shard, [a for _, _, a, _ in sent])
-            for (game_id, it, append, table), res in zip(sent, results):
-                if res.status == "ok":  # the cache already holds it (or a later tentative state)
+            fresh: list[_Decided] = []
+            for d in decided:
+                if self._stale(d[1]):
+                    d[1].outcome = None
+                    retry.append(d[1])
+                else:
+                    fresh.append(d)
+            decided = fresh
+        if not decided:
+            return retry
+        shard = self.shard
+        now_us = time.time_ns() // 1000
+        cells: dict[tuple[str, str], int] = {}
+        batch: list[AppendItem] = []
+        for game_id, it, envelopes in decided:
+            env = it.env
+            assert env is not None
+            cell = 0
+            if it.sent_us:
+                where = (protocol.latency(shard, env.game_type), str(1 << max(1, now_us - it.sent_us).bit_length()))
+                cell = cells.get(where) or cells.setdefault(where, len(cells) + 1)
+            to = keys.replies(shard, it.reply_to) if it.reply_to else ""
+            rejected_key = keys.rejected(shard, it.command_id)
+            if envelopes is None:  # a refusal: it stands if the log is still where it was judged
+                out = it.outcome
+                assert isinstance(out, Rejected)
+                land = Landing("r", it.msg_id.decode(), to, encode_outcome(out).decode(), cell, [
+                    "command_id", it.command_id, "game_id", out.game_id, "seat", env.seat, "code", out.code,
+                    "message", out.message, "msg_id", it.msg_id.decode()])
+                batch.append(AppendItem(game_id, it.based_on, it.command_id, (), rejected_key, it.fp, land))
+            else:
+                land = Landing("a", it.msg_id.decode(), to, accepted_prefix(it.command_id, game_id).decode(), cell)
+                batch.append(AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes, rejected_key,
+                                        it.fp, land))
+        results = await self.store.append_batch(
+            shard, batch, group=protocol.GROUP, cells=list(cells), reply_maxlen=protocol.REPLY_MAXLEN,
+            rejections_maxlen=self.settings.rejections_maxlen, rejected_ttl=protocol.REJECTED_TTL_S)
+        for (game_id, it, envelopes), res in zip(decided, results):
+            status = res.status
+            if status == "ok":  # settled by the script; the cache already holds its state
+                it.settled = True
+                if envelopes is not None:
                     it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
-                    continue
-                if res.status == "duplicate":  # applied before (a redelivery or a resend)
-                    it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
-                elif res.status == "rejected":  # refused before: the same answer again
-                    it.outcome = msgspec.json.decode(res.stored, type=Rejected)
-                elif res.status == "reused":  # the id answers another command
-                    it.reused(game_id)
-                else:
-                    retry.append(it)
-                # The log is not what the tentative chain assumed: re-read it next time.
-                self._forget(game_id)
-        if refused:
-            retry += await self._confirm(refused)
-        return retry
-
-    async def _confirm(self, refused: list[_Item]) -> list[_Item]:
-        """A rejection stands only if the command was not decided before and the log is
-        still the one it was judged on (another referee may have moved the game on): one
-        pipeline, on the rare rejected path only. Returns the items to decide again."""
-        pipe = self.redis.pipeline(transaction=False)
-        for it in refused:
-            pipe.get(keys.done(self.shard, it.command_id))
-            pipe.get(keys.rejected(self.shard, it.command_id))
-            pipe.xlen(keys.log(self.shard, it.env.game_id if it.env is not None else ""))
-        got = await pipe.execute()
-        retry: list[_Item] = []
-        for i, it in enumerate(refused):
-            done, before, length = got[3 * i], got[3 * i + 1], got[3 * i + 2]
-            game_id = it.env.game_id if it.env is not None else ""
-            if done is not None:
-                seqs = answer_of(done, it.fp)
-                if seqs is None:
-                    it.reused(game_id)
-                else:
-                    it.outcome = Accepted(command_id=it.command_id, game_id=game_id,
-                                          seqs=msgspec.json.decode(seqs, type=list[int]))
-            elif before is not None:
-                stored = answer_of(before, it.fp)
-                if stored is None:
-                    it.reused(game_id)
-                else:
-                    it.outcome = msgspec.json.decode(stored, type=Rejected)
-            elif length != it.based_on or self._stale(it):
-                self._forget(game_id)
+                continue
+            if status == "duplicate":  # applied before (a redelivery or a resend)
+                it.outcome = Accepted(command_id=it.command_id, game_id=game_id, seqs=res.seqs)
+            elif status == "rejected":  # refused before: the same answer again
+                it.outcome = msgspec.json.decode(res.stored, type=Rejected)
+            elif status == "reused":  # the id answers another command
+                it.reused(game_id)
+            else:  # the log is not where the decision assumed: decide again
                 it.outcome = None
                 retry.append(it)
+            if envelopes is not None or status == "conflict":
+                # The log is not what the tentative chain assumed: re-read it next time.
+                self._forget(game_id)
         return retry
 
     def _decide(self, it: _Item, table: Table | None) -> tuple[list[Envelope], Table] | None:
@@ -569,13 +579,17 @@ class Referee:
 
     # ------------------------------------------------------------------ replies
     async def _finish(self, items: list[_Item], deliveries: dict[bytes, int]) -> None:
-        """Deliver outcomes, audit rejections, dead-letter hopeless commands, XACK; one pipeline."""
+        """For the items the append script did not settle: deliver outcomes, audit
+        rejections, dead-letter hopeless commands, XACK; one pipeline (none if all were
+        settled, as every legal or refused command that lands is)."""
         pipe = self.redis.pipeline(transaction=False)
         acks: list[bytes] = []
         now_us = time.time_ns() // 1000
         hist: dict[tuple[str, int], int] = {}
         replies: dict[str, list[Outcome]] = {}
         for it in items:
+            if it.settled:
+                continue
             if it.outcome is None:
                 reason = it.failed or "not decided after repeated version conflicts"
                 if deliveries.get(it.msg_id, 1) < self.settings.max_deliveries:
@@ -609,10 +623,10 @@ class Referee:
             acks.append(it.msg_id)
         # One reply entry per client and batch, holding all of its outcomes in order.
         for client, outs in replies.items():
-            pipe.xadd(keys.replies(client), {protocol.OUTCOMES: encode_outcomes(outs)},
+            pipe.xadd(keys.replies(self.shard, client), {protocol.OUTCOMES: encode_outcomes(outs)},
                       maxlen=protocol.REPLY_MAXLEN, approximate=True)
         for (gt, bucket), n in hist.items():
-            pipe.hincrby(protocol.latency(gt), str(bucket), n)
+            pipe.hincrby(protocol.latency(self.shard, gt), str(bucket), n)
         if acks:
             pipe.xack(self.cmd_stream, protocol.GROUP, *acks)
         if len(pipe):

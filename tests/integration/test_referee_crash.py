@@ -126,7 +126,7 @@ async def test_referee_killed_mid_stream_loses_nothing_and_applies_nothing_twice
 
 
 async def _outcomes(r, client_id: str) -> list:
-    return [o for _, f in await r.xrange(keys.replies(client_id)) for o in decode_outcomes(f[protocol.OUTCOMES])]
+    return [o for _, f in await r.xrange(keys.replies(0, client_id)) for o in decode_outcomes(f[protocol.OUTCOMES])]
 
 
 @pytest.mark.parametrize("restart", ["same_consumer_name", "new_consumer_name"])

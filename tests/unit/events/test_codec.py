@@ -14,6 +14,7 @@ from events.codec import (
     FIELDS,
     META,
     PayloadCodec,
+    accepted_prefix,
     decode_outcome,
     encode_outcome,
     envelope_from_fields,
@@ -222,6 +223,18 @@ def test_outcomes_round_trip_with_a_status_tag() -> None:
     assert decode_outcome(encode_outcome(ok)) == ok
     assert decode_outcome(encode_outcome(no)) == no
     assert msgspec.json.decode(encode_outcome(no))["status"] == "rejected"
+
+
+@given(st.text(), st.text(), st.lists(st.integers(min_value=1, max_value=2**53), max_size=5))
+def test_the_accepted_prefix_completed_by_the_append_script_is_the_accepted_outcome(
+        command_id: str, game_id: str, seqs: list[int]) -> None:
+    """The append script writes an Accepted outcome as `accepted_prefix` + the JSON seqs it
+    assigned ("[" + digits joined by "," + "]") + "}": byte for byte what encode_outcome
+    writes, whatever the ids hold (quotes, backslashes, control and non-ASCII characters)."""
+    written = accepted_prefix(command_id, game_id) + b"[" + ",".join(map(str, seqs)).encode() + b"]}"
+    ok = Accepted(command_id=command_id, game_id=game_id, seqs=seqs)
+    assert written == encode_outcome(ok)
+    assert decode_outcome(written) == ok
 
 
 def test_the_append_scripts_field_list_follows_the_stored_field_order() -> None:

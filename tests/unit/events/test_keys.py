@@ -28,7 +28,7 @@ def test_exact_names() -> None:
     assert keys.games(3) == "games:{3}"
     assert keys.rejections(3) == "rej:{3}"
     assert keys.dead(3) == "dlq:{3}"
-    assert keys.replies("bot-7") == "reply:bot-7"
+    assert keys.replies(3, "bot-7") == "reply:{3}:bot-7"
     assert keys.view(3, "g1", 0) == "view:{3}:g1:0"
     assert keys.view(3, "g1", None) == "view:{3}:g1:spectator"
     assert keys.checkpoint(3, "board") == "ckpt:{3}:board"
