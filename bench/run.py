@@ -39,6 +39,7 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import hiredis
 import redis.asyncio as aioredis
 from rich.console import Console
 from rich.table import Table
@@ -275,32 +276,26 @@ async def _raw_connection(url: str) -> tuple[asyncio.StreamReader, asyncio.Strea
     return reader, writer
 
 
-async def _entry_ids(reader: asyncio.StreamReader, n: int, envs: list[CommandEnvelope],
-                     entered: dict[str, int]) -> None:
-    """Read the `n` XADD replies (bulk strings "<ms>-<seq>") and note each command's entry
-    time (ms, Redis's clock)."""
-    buf, k = b"", 0
-    while k < n:
+async def _replies(reader: asyncio.StreamReader, parser: hiredis.Reader) -> Any:
+    """The next reply on a plain connection (raised if it is an error)."""
+    reply = parser.gets()
+    while reply is False:
         chunk = await reader.read(1 << 16)
         if not chunk:
-            raise RuntimeError("the bench server closed the sender's connection")
-        buf += chunk
-        lines = buf.split(b"\r\n")
-        buf = lines.pop()  # an incomplete line, or b""
-        j = 0
-        while j < len(lines):
-            line = lines[j]
-            if line[:1] == b"-":
-                raise RuntimeError(f"XADD failed: {line.decode(errors='replace')}")
-            if line[:1] == b"$":
-                if j + 1 == len(lines):  # the id is not here yet: keep the header
-                    buf = line + b"\r\n" + buf
-                    break
-                entered[envs[k].command_id] = int(lines[j + 1].split(b"-")[0])
-                k += 1
-                j += 2
-            else:
-                j += 1
+            raise RuntimeError("the bench server closed a bench connection")
+        parser.feed(chunk)
+        reply = parser.gets()
+    if isinstance(reply, Exception):
+        raise reply
+    return reply
+
+
+async def _entry_ids(reader: asyncio.StreamReader, envs: list[CommandEnvelope], entered: dict[str, int]) -> None:
+    """Read the XADD replies ("<ms>-<seq>") and note each command's entry time (ms, Redis's clock)."""
+    parser = hiredis.Reader()
+    for env in envs:
+        entry_id = await _replies(reader, parser)
+        entered[env.command_id] = int(entry_id.split(b"-")[0])
 
 
 def _pct(values: list[Any], q: float) -> Any:
@@ -336,25 +331,32 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
         got_at: dict[str, tuple[int, int]] = {}  # command id → (outcome read, ns; reply entry, ms)
         skip = min(int(rate * WARMUP_S), len(envs) // 2)
         steady = {e.command_id for e in envs[skip:]}
-        reader = aioredis.from_url(url)
-        reply = keys.replies(0, client_id)
+        reply = keys.replies(0, client_id).encode()
 
         async def read() -> None:
-            last = "0-0"
-            while len(got_at) < len(envs):
-                got = await reader.xread({reply: last}, block=50, count=1000)
-                now = int(time.perf_counter() * 1e9)
-                for _, rows in got:
-                    for mid, f in rows:
-                        last = mid.decode()
-                        replied = int(last.split("-")[0])
-                        for o in decode_outcomes(f[protocol.OUTCOMES]):
-                            got_at[o.command_id] = (now, replied)
+            # Also on a plain socket, parsed by hiredis: the reader shares CPU 0 too.
+            rd, wr = await _raw_connection(url)
+            parser = hiredis.Reader()
+            last = b"0-0"
+            try:
+                while len(got_at) < len(envs):
+                    wr.write(_resp(b"XREAD", b"COUNT", b"1000", b"BLOCK", b"50", b"STREAMS", reply, last))
+                    got = await _replies(rd, parser)
+                    now = int(time.perf_counter() * 1e9)
+                    for _, rows in got or ():  # nil when the block timed out
+                        for mid, fields in rows:
+                            last = mid
+                            replied = int(mid.split(b"-")[0])
+                            body = fields[fields.index(protocol.OUTCOMES) + 1]
+                            for o in decode_outcomes(body):
+                                got_at[o.command_id] = (now, replied)
+            finally:
+                wr.close()
 
         task = asyncio.create_task(read())
         # The sender shares CPU 0 with Redis, so it is kept lean: every XADD is encoded to
         # the wire format beforehand, what is due is written every millisecond as one block
-        # on a plain socket of its own, and the replies (entry ids) are parsed by hand
+        # on a plain socket of its own, and the replies (entry ids) are parsed by hiredis directly
         # (redis-py's per-reply read costs ~20 µs here: a fifth of a core at 9k/s, taken
         # from Redis). A command's clock starts when it is published; how late the sender
         # published against the schedule is reported beside the figures.
@@ -366,7 +368,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
         # collector's full passes do not walk it while the sender runs beside Redis.
         gc.collect()
         gc.freeze()
-        acks = asyncio.create_task(_entry_ids(reader_, len(envs), envs, entered))
+        acks = asyncio.create_task(_entry_ids(reader_, envs, entered))
         interval = 1.0 / rate
         lag: list[float] = []
         t0 = time.perf_counter()
@@ -388,7 +390,6 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
             writer.close()
         offered = len(envs) / (time.perf_counter() - t0)
         await asyncio.wait_for(task, 60)
-        await reader.aclose()
         measured = [got_at[c][0] - sent[c] for c in steady]
         inside = [got_at[c][1] - entered[c] for c in steady]
         return Latency(p50=_pct(measured, 0.5) / 1e6, p99=_pct(measured, 0.99) / 1e6, offered=offered,
