@@ -254,8 +254,11 @@ class EventStore:
 
     @staticmethod
     def _check_key(shard: int, key: str) -> None:
-        if f"{{{shard}}}" not in key:
-            raise ValueError(f"key {key!r} is not in shard {shard}'s slot ({{{shard}}})")
+        # Redis Cluster hashes what lies between the first "{" and the next "}".
+        start = key.find("{")
+        end = key.find("}", start + 1)
+        if start < 0 or end < 0 or key[start + 1:end] != str(shard):
+            raise ValueError(f"key {key!r} is not in shard {shard}'s slot (hash tag {{{shard}}})")
 
     async def _evalsha(self, keys_: list[str], args: list[Any]) -> list[Any]:
         if self._sha is None:

@@ -389,6 +389,8 @@ async def test_landings_are_checked_before_any_write(lab: Lab, redis: aioredis.R
         await lab.store.append_batch(s, [item(Landing("a", "1-1", f"reply:{lab.token}"))], group="referee")
     with pytest.raises(ValueError, match="slot"):
         await lab.store.append_batch(s, [item(Landing("a", "1-1"))], group="referee", cells=[("lat:x", "1")])
+    with pytest.raises(ValueError, match="slot"):  # the first hash tag is the one that counts
+        await lab.store.append_batch(s, [item(Landing("a", "1-1", f"reply:{{x}}:{{{s}}}"))], group="referee")
     with pytest.raises(ValueError, match="consumer group"):
         await lab.store.append_batch(s, [item(Landing("a", "1-1"))])
     with pytest.raises(ValueError, match="refusal"):
