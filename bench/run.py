@@ -41,6 +41,7 @@ from typing import Any, NamedTuple
 
 import hiredis
 import redis.asyncio as aioredis
+from redis.connection import parse_url
 from rich.console import Console
 from rich.table import Table
 
@@ -256,7 +257,7 @@ def _resp(*parts: bytes) -> bytes:
 
 async def _raw_connection(url: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     """A plain socket to the server of `url` (AUTH and SELECT done), for the lean sender."""
-    kw = aioredis.from_url(url).connection_pool.connection_kwargs
+    kw = parse_url(url)
     if kw.get("path"):
         reader, writer = await asyncio.open_unix_connection(kw["path"])
     else:
@@ -276,7 +277,7 @@ async def _raw_connection(url: str) -> tuple[asyncio.StreamReader, asyncio.Strea
     return reader, writer
 
 
-async def _replies(reader: asyncio.StreamReader, parser: hiredis.Reader) -> Any:
+async def _reply(reader: asyncio.StreamReader, parser: hiredis.Reader) -> Any:
     """The next reply on a plain connection (raised if it is an error)."""
     reply = parser.gets()
     while reply is False:
@@ -294,7 +295,7 @@ async def _entry_ids(reader: asyncio.StreamReader, envs: list[CommandEnvelope], 
     """Read the XADD replies ("<ms>-<seq>") and note each command's entry time (ms, Redis's clock)."""
     parser = hiredis.Reader()
     for env in envs:
-        entry_id = await _replies(reader, parser)
+        entry_id = await _reply(reader, parser)
         entered[env.command_id] = int(entry_id.split(b"-")[0])
 
 
@@ -341,7 +342,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
             try:
                 while len(got_at) < len(envs):
                     wr.write(_resp(b"XREAD", b"COUNT", b"1000", b"BLOCK", b"50", b"STREAMS", reply, last))
-                    got = await _replies(rd, parser)
+                    got = await _reply(rd, parser)
                     now = int(time.perf_counter() * 1e9)
                     for _, rows in got or ():  # nil when the block timed out
                         for mid, fields in rows:
@@ -349,7 +350,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
                             replied = int(mid.split(b"-")[0])
                             body = fields[fields.index(protocol.OUTCOMES) + 1]
                             for o in decode_outcomes(body):
-                                got_at[o.command_id] = (now, replied)
+                                got_at.setdefault(o.command_id, (now, replied))  # the first one counts
             finally:
                 wr.close()
 

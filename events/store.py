@@ -53,18 +53,6 @@ def record(fingerprint: str, answer: bytes) -> bytes:
     return fingerprint.encode() + answer
 
 
-def answer_of(record_: bytes, fingerprint: str) -> bytes | None:
-    """The answer a done or rejected record holds for the command with `fingerprint`, or
-    None if the record was written for another command (as the append script judges:
-    a record without a fingerprint, starting with "[" or "{", and the fingerprint ""
-    match any)."""
-    if record_[:1] in (b"[", b"{"):
-        return record_
-    if fingerprint and record_[:FINGERPRINT_LEN] != fingerprint.encode():
-        return None
-    return record_[FINGERPRINT_LEN:]
-
-
 class Landing(msgspec.Struct, frozen=True, gc=False, array_like=True):
     """What the append script settles for a command once its item lands (code 0), in the
     same atomic step: its cmd:{s} entry acknowledged, `outcome` delivered to `reply_to`,
