@@ -6,8 +6,12 @@
 -- ARGV: [1] feed MAXLEN ~ (0 = never trim)  [2] done-key TTL in seconds (0 = keep)
 --       [3] the items, MessagePack: a list of
 --           {log key, done key, rejected key or "", expected version, game id,
---            creation time (ms), fingerprint, {{envelope fields as name, value, ...}, ...},
---            landing or absent}
+--            creation time (ms), fingerprint, events, shared, landing or absent}
+--           where either shared is false and each event is its whole field list (name,
+--           value, ... in events.codec.FIELDS order), or shared is {game type, time,
+--           command id, format, prev_hash of the first event} and each event is {type, v,
+--           seat, hash, data}: one command's envelopes, whose seqs follow the expected
+--           version and whose prev_hash is the hash before (the caller checks both)
 --       [4] consumer group of cmd:{s} (landings only)  [5] reply stream MAXLEN ~
 --       [6] rej:{s} MAXLEN ~  [7] rejected-record TTL in seconds
 --       [8] MessagePack list of latency histogram cells {hash key, field}, or absent
@@ -90,7 +94,7 @@ end
 for _, item in ipairs(items) do
   local log, done, rejected = item[1], item[2], item[3]
   local expected, game_id, created, fp = item[4], item[5], item[6], item[7]
-  local events, land = item[8], item[9]
+  local events, shared, land = item[8], item[9], item[10]
   local n = #events
   -- applied before (2: its seqs), else refused before (3: its rejection)
   local code, record = 2, redis.call('GET', done)
@@ -119,15 +123,34 @@ for _, item in ipairs(items) do
       answer(0, len, '')
     else
       local seqs = {}
-      for i = 1, n do
-        local fields = events[i]
-        redis.call('XADD', log, '*', unpack(fields))
-        if maxlen > 0 then
-          redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
-        else
-          redis.call('XADD', feed, '*', unpack(fields))
+      if shared then
+        local game_type, time, command_id, format, prev = shared[1], shared[2], shared[3], shared[4], shared[5]
+        for i = 1, n do
+          local ev = events[i]
+          local seq = expected + i
+          local fields = {'game_id', game_id, 'game_type', game_type, 'seq', seq, 'type', ev[1], 'v', ev[2],
+                          'time', time, 'command_id', command_id, 'seat', ev[3], 'prev_hash', prev,
+                          'hash', ev[4], 'format', format, 'data', ev[5]}
+          redis.call('XADD', log, '*', unpack(fields))
+          if maxlen > 0 then
+            redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
+          else
+            redis.call('XADD', feed, '*', unpack(fields))
+          end
+          prev = ev[4]
+          seqs[i] = seq
         end
-        seqs[i] = expected + i
+      else
+        for i = 1, n do
+          local fields = events[i]
+          redis.call('XADD', log, '*', unpack(fields))
+          if maxlen > 0 then
+            redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
+          else
+            redis.call('XADD', feed, '*', unpack(fields))
+          end
+          seqs[i] = expected + i
+        end
       end
       if expected == 0 and n > 0 then
         redis.call('ZADD', games, 'NX', created, game_id)

@@ -13,6 +13,7 @@ definition; change neither without changing `ENVELOPE_FORMAT`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from hashlib import sha256
 
 from events.envelope import ENVELOPE_FORMAT, Envelope
@@ -25,8 +26,10 @@ _PAIR = b"%d:%s,%d:%s,"
 _EVENT = b"%s%d:%s,%d:%s,%d:%s,%s%d:%s,%d:%s,%d:%s,"
 
 
+@lru_cache(maxsize=4096)
 def _head(format: int, game_id: str, game_type: str) -> bytes:
-    """The netstrings of the fields before `seq`."""
+    """The netstrings of the fields before `seq` (the same for every envelope of a game:
+    remembered for the games in play)."""
     fm, g, gt = b"%d" % format, game_id.encode(), game_type.encode()
     return b"%d:%s," % (len(fm), fm) + _PAIR % (len(g), g, len(gt), gt)
 

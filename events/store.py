@@ -32,8 +32,9 @@ def _fields(env: Envelope) -> list[str]:
     Redis's Lua MessagePack reads str but not bin: the payload is JSON, so UTF-8, and
     travels as str with exactly the same bytes. Integers travel as MessagePack integers:
     `redis.call` writes a Lua number as its decimal digits ("%.17g", exact below 2^53), the
-    very string a stream field stores (test_store checks the stored fields). (Written out,
-    not looped: one call per event, hot path.)
+    very string a stream field stores (test_store checks the stored fields). The whole
+    form, for lists of envelopes that are not one command's chain (an import, a fork);
+    `EventStore._entry` sends a command's envelopes compact.
     """
     return [
         "game_id", env.game_id, "game_type", env.game_type, "seq", env.seq,
@@ -131,6 +132,7 @@ class EventStore:
         self.feed_maxlen = feed_maxlen
         self.done_ttl = done_ttl
         self._sha: str | None = None
+        self._checked: dict[str, int] = {}  # reply streams found in a shard's slot (key -> shard)
 
     def shard(self, game_id: str) -> int:
         """The shard holding `game_id`'s keys."""
@@ -188,18 +190,7 @@ class EventStore:
         """
         if not items:
             return []
-        batch: list[list[Any]] = []
-        for item in items:
-            self._check(shard, item)
-            created = item.envelopes[0].time if item.envelopes else 0
-            entry: list[Any] = [keys.log(shard, item.game_id), keys.done(shard, item.command_id),
-                                item.rejected_key, item.expected, item.game_id, created, item.fingerprint,
-                                list(map(_fields, item.envelopes))]
-            if item.landing is not None:
-                if not group:
-                    raise ValueError("items with a landing need the consumer group")
-                entry.append(item.landing)
-            batch.append(entry)
+        batch = [self._entry(shard, item, group) for item in items]
         for key, _ in cells:
             self._check_key(shard, key)
         reply = await self._evalsha(
@@ -218,27 +209,63 @@ class EventStore:
             results.append(AppendResult(status, seqs, version, stored if status == "rejected" else b""))
         return results
 
-    def _check(self, shard: int, item: AppendItem) -> None:
-        # The script trusts its input (it cannot raise halfway without breaking
-        # all-or-nothing), so malformed items are refused here, before any write.
-        if len(item.fingerprint) not in (0, FINGERPRINT_LEN) or item.fingerprint[:1] in ("[", "{"):
-            raise ValueError(f"a fingerprint is {FINGERPRINT_LEN} hex digits or empty, got {item.fingerprint!r}")
-        if self.shard(item.game_id) != shard:
-            where = self.shard(item.game_id)
-            raise ValueError(f"game {item.game_id!r} is on shard {where}, not {shard}")
-        if item.expected < 0:
-            raise ValueError(f"expected version must be >= 0, got {item.expected}")
+    def _entry(self, shard: int, item: AppendItem, group: str) -> list[Any]:
+        """The script's form of an item, once it is checked.
+
+        The script trusts its input (it cannot raise halfway without breaking
+        all-or-nothing), so malformed items are refused here, before any write. The
+        envelopes of one command (one game type, time, command id and format, chained one
+        after the other: what the referee appends) travel compact, those fields once per
+        item and seq and prev_hash not at all (the script derives them); any other list
+        travels as whole field lists."""
+        fp = item.fingerprint
+        if len(fp) not in (0, FINGERPRINT_LEN) or fp[:1] in ("[", "{"):
+            raise ValueError(f"a fingerprint is {FINGERPRINT_LEN} hex digits or empty, got {fp!r}")
+        game_id = item.game_id
+        if self.shards != 1 and self.shard(game_id) != shard:
+            raise ValueError(f"game {game_id!r} is on shard {self.shard(game_id)}, not {shard}")
+        if self.shards == 1 and shard != 0:
+            raise ValueError(f"game {game_id!r} is on shard 0, not {shard}")
+        expected = item.expected
+        if expected < 0:
+            raise ValueError(f"expected version must be >= 0, got {expected}")
+        envelopes = item.envelopes
+        seq = expected
+        shared: list[Any] | bool = False
+        events: list[list[Any]] = []
+        if envelopes:
+            first = envelopes[0]
+            game_type, at, command_id, fmt, prev = first.game_type, first.time, first.command_id, first.format, None
+            compact = True
+            for env in envelopes:
+                seq += 1
+                if env.seq != seq or env.game_id != game_id:
+                    raise ValueError(f"envelope {env.game_id}#{env.seq} does not belong at {game_id}#{seq}")
+                if compact and (env.time != at or env.command_id != command_id or env.game_type != game_type
+                                or env.format != fmt or (prev is not None and env.prev_hash != prev)):
+                    compact = False
+                prev = env.hash
+                events.append([env.type, env.v, env.seat, prev, env.data.decode()])
+            if compact:
+                shared = [game_type, at, command_id, fmt, first.prev_hash]
+            else:
+                events = list(map(_fields, envelopes))
+        entry: list[Any] = [keys.log(shard, game_id), keys.done(shard, item.command_id), item.rejected_key,
+                            expected, game_id, envelopes[0].time if envelopes else 0, fp, events, shared]
         land = item.landing
         if land is not None:
-            if land.kind == "r" and (item.envelopes or not item.rejected_key):
+            if not group:
+                raise ValueError("items with a landing need the consumer group")
+            if land.kind == "r" and (envelopes or not item.rejected_key):
                 raise ValueError("a refusal appends no envelopes and needs its rejected key")
-            if land.reply_to:
-                self._check_key(shard, land.reply_to)
-        for i, env in enumerate(item.envelopes, start=item.expected + 1):
-            if env.seq != i or env.game_id != item.game_id:
-                raise ValueError(
-                    f"envelope {env.game_id}#{env.seq} does not belong at {item.game_id}#{i}"
-                )
+            to = land.reply_to
+            if to and self._checked.get(to) != shard:
+                self._check_key(shard, to)
+                if len(self._checked) >= 1024:
+                    self._checked.clear()
+                self._checked[to] = shard
+            entry.append(land)
+        return entry
 
     @staticmethod
     def _check_key(shard: int, key: str) -> None:

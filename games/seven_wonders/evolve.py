@@ -77,9 +77,9 @@ def evolve(state: State, event: SevenWondersEvent) -> State:
                 hands = (h[1], h[0], *h[2:])
             elif event.direction == "left":
                 # seat i gives its hand to LEFT(i) = i+1, so seat j receives from j-1 (§0)
-                hands = tuple(h[(j - 1) % n] for j in range(n))
-            else:
-                hands = tuple(h[(j + 1) % n] for j in range(n))
+                hands = h[-1:] + h[:-1]
+            else:  # seat j receives from j+1
+                hands = h[1:] + h[:1]
             return replace(state, phase="choose", hands=hands, turn=state.turn + 1, chosen=(None,) * n)
         case FreeCityCardDrawn():
             hands = list(state.hands)
@@ -142,26 +142,7 @@ def _game_created(e: GameCreated) -> State:
 
 def _place(state: State, p: Play) -> State:
     """Move the played card out of its owner's hand to its place (§7 step 4)."""
-    owner = p.seat if p.hand is None else p.hand
-    hands = list(state.hands)
-    hand = list(hands[owner])
-    hand.remove(p.card)
-    hands[owner] = tuple(hand)
-    cities = list(state.cities)
-    c = cities[p.seat]
-    discard = state.discard
-    if p.action == "build":
-        c = replace(c, built=c.built + (p.card,))
-        if p.via == "free_build":
-            c = replace(c, free_build_age=state.age)
-    elif p.action == "stage":
-        c = replace(c, stages=c.stages + 1, stage_cards=c.stage_cards + (p.card,))
-        if c.wonder in EXTRA:  # Ur / Carthage: the alternative picked, for the stage's effects
-            c = replace(c, stage_options=c.stage_options + (p.option if isinstance(p.option, int) else 0,))
-    else:
-        discard = discard + (p.card,)
-    cities[p.seat] = c
-    return replace(state, hands=tuple(hands), cities=tuple(cities), discard=discard)
+    return place_all(state, (p,))
 
 
 def _at(values: tuple, i: int, value) -> tuple:
@@ -191,10 +172,30 @@ def _turn_resolved(state: State, e: TurnResolved) -> State:
 
 
 def place_all(state: State, plays: tuple[Play, ...]) -> State:
-    """The first half of TurnResolved: every played card moved to its place (§7 step 4)."""
+    """The first half of TurnResolved: every played card moved to its place (§7 step 4),
+    in turn, into one new State (hot path: the end of every turn)."""
+    hands = list(state.hands)
+    cities = list(state.cities)
+    discard = state.discard
+    age = state.age
     for p in plays:
-        state = _place(state, p)
-    return state
+        owner = p.seat if p.hand is None else p.hand
+        hand = list(hands[owner])
+        hand.remove(p.card)
+        hands[owner] = tuple(hand)
+        c = cities[p.seat]
+        if p.action == "build":
+            c = replace(c, built=c.built + (p.card,))
+            if p.via == "free_build":
+                c = replace(c, free_build_age=age)
+        elif p.action == "stage":
+            c = replace(c, stages=c.stages + 1, stage_cards=c.stage_cards + (p.card,))
+            if c.wonder in EXTRA:  # Ur / Carthage: the alternative picked, for the stage's effects
+                c = replace(c, stage_options=c.stage_options + (p.option if isinstance(p.option, int) else 0,))
+        else:
+            discard = discard + (p.card,)
+        cities[p.seat] = c
+    return replace(state, hands=tuple(hands), cities=tuple(cities), discard=discard)
 
 
 def settle_turn(placed: State, coins: tuple[int, ...], due: tuple) -> State:

