@@ -199,9 +199,27 @@ async def _prepare(url: str, games: int, players: int, commands: int, tag: str, 
     return envs, client_id, list(scripts)
 
 
+def _forget_rules_caches() -> int:
+    """Empty the rules' memo caches (functools caches in `games`); returns how many.
+
+    Scripting the backlog (`_prepare`) decides every command of it in this process, which
+    fills the rules' caches (7 Wonders' production and payment tables) with exactly the
+    positions the drain then meets: a referee never finds its positions computed for it
+    beforehand. Measured: drains 10-23% faster with those caches left full."""
+    n = 0
+    for name, module in list(sys.modules.items()):
+        if name == "games" or name.startswith("games."):
+            for value in list(vars(module).values()):
+                if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
+                    value.cache_clear()
+                    n += 1
+    return n
+
+
 async def referee_drain(url: str, games: int, players: int, commands: int, tag: str) -> tuple[float, int]:
     """(b) commands/s of the referee draining a backlog; also the number rejected (should be 0)."""
     envs, client_id, game_ids = await _prepare(url, games, players, commands, tag)
+    _forget_rules_caches()
     r = aioredis.from_url(url)
     pipe = r.pipeline(transaction=False)
     for e in envs:

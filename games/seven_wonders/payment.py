@@ -15,6 +15,7 @@ from functools import lru_cache
 from itertools import product
 
 import msgspec
+from msgspec.structs import replace
 
 from games.seven_wonders.boards import BOARDS
 from games.seven_wonders.catalog import CATALOG, MANUFACTURED, RAW, RESOURCES, Produce, TradeDiscount, Vec, vec
@@ -47,9 +48,18 @@ class Info(msgspec.Struct, frozen=True, gc=False):
     left_price: Vec  # what this city pays per unit bought from its left neighbour
     right_price: Vec
     names: frozenset[str]  # names of its structures (duplicate rule, chains)
+    # What `own` and `sell` are made of: fixed units, and one type of each either-or
+    # source (sorted); kept so that a city one structure larger is derived from this one.
+    fixed: Vec = (0,) * 7  # type: ignore[assignment]
+    either: tuple[str, ...] = ()
+    fixed_sell: Vec = (0,) * 7  # type: ignore[assignment]
+    either_sell: tuple[str, ...] = ()
 
 
-def city_key(c: City) -> tuple[str, str, int, tuple[str, ...], tuple[str, ...]]:
+CityKey = tuple[str, str, int, tuple[str, ...], tuple[str, ...]]
+
+
+def city_key(c: City) -> CityKey:
     """What production and prices depend on (not coins)."""
     return (c.wonder, c.side, c.stages, c.built, c.rewards)
 
@@ -69,24 +79,62 @@ def info(c: City) -> Info:
     return _info(city_key(c))
 
 
-@lru_cache(maxsize=8192)
-def _info(key: tuple[str, str, int, tuple[str, ...], tuple[str, ...]]) -> Info:
+_INFO_MAX = 8192
+_infos: dict[CityKey, Info] = {}
+
+
+def _info(key: CityKey) -> Info:
+    """Cached on the key. A city is a function of its board and the multiset of its
+    structures, so the city one structure smaller (its last card, else its last stage),
+    if cached, extended by that structure's effects is the same Info (hot path: each turn
+    every city grows by one, and its previous Info was asked for the turn before)."""
+    hit = _infos.get(key)
+    if hit is not None:
+        return hit
+    wonder, side, stages, built, rewards = key
+    if built and (parent := _infos.get((wonder, side, stages, built[:-1], rewards))) is not None:
+        card = CATALOG.cards[built[-1]]
+        hit = _grown(parent, [(card.color, e) for e in card.effects], card.name)
+    elif stages and (parent := _infos.get((wonder, side, stages - 1, built, rewards))) is not None:
+        hit = _grown(parent, [("stage", e) for e in BOARDS[wonder].sides[side].stages[stages - 1].effects], None)
+    else:
+        hit = _whole(key)
+    if len(_infos) >= _INFO_MAX:
+        _infos.clear()
+    _infos[key] = hit
+    return hit
+
+
+def _info_cache_clear() -> None:
+    _infos.clear()
+
+
+_info.cache_clear = _info_cache_clear  # type: ignore[attr-defined]  # like functools' caches
+_info.cache_info = lambda: len(_infos)  # type: ignore[attr-defined]
+
+
+def _whole(key: CityKey) -> Info:
     wonder, side, stages, built, rewards = key
     start = vec(BOARDS[wonder].sides[side].starting_resource)
-    fixed_all = list(start)
-    fixed_sell = list(start)
-    either_all: list[str] = []
-    either_sell: list[str] = []
-    left = [2] * 7
-    right = [2] * 7
+    base = Info(own=(), sell=(), left_price=(2,) * 7, right_price=(2,) * 7,  # type: ignore[arg-type]
+                names=frozenset(), fixed=start, fixed_sell=start)
     effects = [(CATALOG.cards[cid].color, e) for cid in built for e in CATALOG.cards[cid].effects]
     effects += [
         ("stage", e) for st in BOARDS[wonder].sides[side].stages[:stages] for e in st.effects
     ]
-    for cid in rewards:  # Edifice: River Port / Factory, one of several, never sold (§9.1)
-        for r in EDIFICE.cards[cid].rewards:
-            if isinstance(r, ProduceOneOf):
-                either_all.append(r.options)
+    extra = tuple(r.options for cid in rewards  # Edifice: River Port / Factory, one of several, never sold (§9.1)
+                  for r in EDIFICE.cards[cid].rewards if isinstance(r, ProduceOneOf))
+    return _grown(replace(base, either=extra), effects, None, frozenset(CATALOG.cards[cid].name for cid in built))
+
+
+def _grown(parent: Info, effects: list, name: str | None, names: frozenset[str] | None = None) -> Info:
+    """`parent` with these (colour, effect) pairs added, and structure `name` (or `names`)."""
+    fixed_all = list(parent.fixed)
+    fixed_sell = list(parent.fixed_sell)
+    either_all = list(parent.either)
+    either_sell = list(parent.either_sell)
+    left = list(parent.left_price)
+    right = list(parent.right_price)
     for color, e in effects:
         if isinstance(e, Produce):
             sellable = e.tradable and color in ("brown", "grey")
@@ -106,13 +154,20 @@ def _info(key: tuple[str, str, int, tuple[str, ...], tuple[str, ...]]) -> Info:
                     left[i] = min(left[i], max(1, e.price))
                 if "right" in e.sides:
                     right[i] = min(right[i], max(1, e.price))
-    names = frozenset(CATALOG.cards[cid].name for cid in built)
+    fixed, fsell = tuple(fixed_all), tuple(fixed_sell)
+    either, esell = tuple(sorted(either_all)), tuple(sorted(either_sell))
+    if names is None:
+        names = parent.names | {name} if name is not None else parent.names
     return Info(
-        own=_supply(tuple(fixed_all), tuple(sorted(either_all))),
-        sell=_supply(tuple(fixed_sell), tuple(sorted(either_sell))),
+        own=_supply(fixed, either),  # type: ignore[arg-type]
+        sell=_supply(fsell, esell),  # type: ignore[arg-type]
         left_price=tuple(left),  # type: ignore[arg-type]
         right_price=tuple(right),  # type: ignore[arg-type]
         names=names,
+        fixed=fixed,  # type: ignore[arg-type]
+        either=either,
+        fixed_sell=fsell,  # type: ignore[arg-type]
+        either_sell=esell,
     )
 
 
@@ -156,20 +211,33 @@ def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, ls
         if not any(m):
             found[(0, 0)] = _FREE
             continue
+        # Only the types in m matter (a purchase is 0 elsewhere): the supplies are cut down
+        # to those types, and a cut-down supply met before is skipped (it allows exactly the
+        # purchases already found). The order of the search, and so the Way kept for each
+        # (left, right) pair, is that of the whole vectors.
+        idx = tuple(i for i, a in enumerate(m) if a)
+        mm = tuple(m[i] for i in idx)
+        lp = tuple(left_price[i] for i in idx)
+        rp = tuple(right_price[i] for i in idx)
+        ls = tuple(dict.fromkeys(tuple(s[i] for i in idx) for s in lsell))
+        rs = tuple(dict.fromkeys(tuple(r[i] for i in idx) for r in rsell))
         # A purchase L from the left is possible with some left supply s and right supply r
         # exactly when max(0, m - r) <= L <= min(m, s): enumerate those boxes.
-        for s in lsell:
-            hi = tuple(a if a < b else b for a, b in zip(m, s))
-            for r in rsell:
-                lo = tuple(a - b if a > b else 0 for a, b in zip(m, r))
+        for s in ls:
+            hi = tuple(a if a < b else b for a, b in zip(mm, s))
+            for r in rs:
+                lo = tuple(a - b if a > b else 0 for a, b in zip(mm, r))
                 if any(x > y for x, y in zip(lo, hi)):
                     continue
                 for fl in product(*(range(x, y + 1) for x, y in zip(lo, hi))):
-                    lc = sum(a * p for a, p in zip(fl, left_price))
-                    fr = tuple(a - b for a, b in zip(m, fl))
-                    rc = sum(a * p for a, p in zip(fr, right_price))
+                    lc = sum(a * p for a, p in zip(fl, lp))
+                    fr = tuple(a - b for a, b in zip(mm, fl))
+                    rc = sum(a * p for a, p in zip(fr, rp))
                     if (lc, rc) not in found:
-                        found[(lc, rc)] = Way(lc, rc, fl, fr)  # type: ignore[arg-type]
+                        full_l, full_r = [0] * 7, [0] * 7
+                        for k, i in enumerate(idx):
+                            full_l[i], full_r[i] = fl[k], fr[k]
+                        found[(lc, rc)] = Way(lc, rc, tuple(full_l), tuple(full_r))  # type: ignore[arg-type]
     return tuple(sorted(found.values(), key=lambda w: (w.total, w.right, w.left)))
 
 

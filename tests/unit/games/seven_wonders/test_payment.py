@@ -6,10 +6,17 @@ questions (who has which coins when) are played through the Table driver.
 
 from __future__ import annotations
 
+import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from games.contract import Rejection
-from games.seven_wonders.catalog import vec
+from games.seven_wonders import payment
+from games.seven_wonders.boards import BOARDS
+from games.seven_wonders.catalog import CATALOG, vec
+from games.seven_wonders.edifice import EDIFICE, ProduceOneOf
 from games.seven_wonders.events import TurnResolved
-from games.seven_wonders.payment import ways
+from games.seven_wonders.payment import info, ways
 from games.seven_wonders.state import City
 
 from .table import Table
@@ -430,3 +437,43 @@ def test_buying_a_type_the_city_makes_is_accepted_when_named_but_never_listed() 
     t.turn({0: "build Stockade pay left 0 right 2"})  # Babylon (right) sells its Lumber Yard's W
     p = [p for p in t.of(TurnResolved)[-1].plays if p.seat == 0][0]
     assert (p.left, p.right) == (0, 2)
+
+
+# --- the production cache ------------------------------------------------------------
+
+_CARDS = sorted(CATALOG.cards)
+_PRODUCING_EDIFICES = sorted(c for c in EDIFICE.cards if any(isinstance(r, ProduceOneOf) for r in EDIFICE.cards[c].rewards))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(BOARDS)), st.sampled_from(["A", "B"]), st.lists(st.sampled_from(_CARDS), max_size=18),
+       st.integers(0, 4), st.lists(st.sampled_from(_PRODUCING_EDIFICES), max_size=2), st.randoms())
+def test_a_citys_production_derived_step_by_step_equals_the_whole_computation(
+        wonder: str, side: str, built: list[str], stages: int, rewards: list[str], rnd) -> None:
+    """§5.2, §6 and Edifice §9.1: `payment._info` derives a city from the same city one
+    structure smaller when it has it cached; whatever the order the city grew in (and
+    whatever was cached), the production, what neighbours may buy, the prices and the
+    names are those computed from the whole city."""
+    stages = min(stages, len(BOARDS[wonder].sides[side].stages))
+    city = City(wonder=wonder, side=side, built=tuple(built), stages=stages, rewards=tuple(rewards))
+    payment._info.cache_clear()
+    whole = info(city)
+    payment._info.cache_clear()
+    # Grow it again from the bare board: one structure at a time, cards and stages mixed.
+    steps = ["card"] * len(built) + ["stage"] * stages
+    rnd.shuffle(steps)
+    grown = City(wonder=wonder, side=side, rewards=tuple(rewards))
+    info(grown)
+    for step in steps:
+        if step == "card":
+            grown = msgspec.structs.replace(grown, built=grown.built + (built[len(grown.built)],))
+        else:
+            grown = msgspec.structs.replace(grown, stages=grown.stages + 1)
+        if rnd.random() < 0.2:
+            payment._info.cache_clear()  # a parent not cached: computed whole
+        info(grown)
+    assert grown == city
+    got = info(city)
+    assert (got.own, got.sell, got.left_price, got.right_price, got.names) == (
+        whole.own, whole.sell, whole.left_price, whole.right_price, whole.names)
+    assert whole.names == frozenset(CATALOG.cards[c].name for c in built)
