@@ -205,7 +205,7 @@ def _forget_rules_caches() -> int:
     Scripting the backlog (`_prepare`) decides every command of it in this process, which
     fills the rules' caches (7 Wonders' production and payment tables) with exactly the
     positions the drain then meets: a referee never finds its positions computed for it
-    beforehand. Measured: drains 10-23% faster with those caches left full."""
+    beforehand. Measured: drains 11% and 30% faster with those caches left full."""
     n = 0
     for name, module in list(sys.modules.items()):
         if name == "games" or name.startswith("games."):
