@@ -77,6 +77,16 @@ local function settle(land, outcome)
   end
 end
 
+-- One event: its entry in the game's log and the same entry in the shard's feed.
+local function write(log, fields)
+  redis.call('XADD', log, '*', unpack(fields))
+  if maxlen > 0 then
+    redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
+  else
+    redis.call('XADD', feed, '*', unpack(fields))
+  end
+end
+
 local FPLEN = 16  -- events.store.FINGERPRINT_LEN
 
 -- The record's answer if it was written for this fingerprint (or fp is ""), else false.
@@ -131,24 +141,13 @@ for _, item in ipairs(items) do
           local fields = {'game_id', game_id, 'game_type', game_type, 'seq', seq, 'type', ev[1], 'v', ev[2],
                           'time', time, 'command_id', command_id, 'seat', ev[3], 'prev_hash', prev,
                           'hash', ev[4], 'format', format, 'data', ev[5]}
-          redis.call('XADD', log, '*', unpack(fields))
-          if maxlen > 0 then
-            redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
-          else
-            redis.call('XADD', feed, '*', unpack(fields))
-          end
+          write(log, fields)
           prev = ev[4]
           seqs[i] = seq
         end
       else
         for i = 1, n do
-          local fields = events[i]
-          redis.call('XADD', log, '*', unpack(fields))
-          if maxlen > 0 then
-            redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
-          else
-            redis.call('XADD', feed, '*', unpack(fields))
-          end
+          write(log, events[i])
           seqs[i] = expected + i
         end
       end
