@@ -222,10 +222,9 @@ class EventStore:
         if len(fp) not in (0, FINGERPRINT_LEN) or fp[:1] in ("[", "{"):
             raise ValueError(f"a fingerprint is {FINGERPRINT_LEN} hex digits or empty, got {fp!r}")
         game_id = item.game_id
-        if self.shards != 1 and self.shard(game_id) != shard:
-            raise ValueError(f"game {game_id!r} is on shard {self.shard(game_id)}, not {shard}")
-        if self.shards == 1 and shard != 0:
-            raise ValueError(f"game {game_id!r} is on shard 0, not {shard}")
+        where = self.shard(game_id) if self.shards != 1 else 0  # (no call for one shard: hot path)
+        if where != shard:
+            raise ValueError(f"game {game_id!r} is on shard {where}, not {shard}")
         expected = item.expected
         if expected < 0:
             raise ValueError(f"expected version must be >= 0, got {expected}")

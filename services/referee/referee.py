@@ -302,7 +302,8 @@ class Referee:
                 # Let the previous batch's landing deliver its outcomes instead of waiting
                 # for this whole batch to be decided (between games: a yield inside a
                 # game's chain would change nothing, its decisions are stamped anyway).
-                # Once it has landed nothing else waits for these turns: no more yields.
+                # Once it has landed, the rest of it (outcomes of the few commands the
+                # script did not settle) can wait for the end of this batch: no more yields.
                 if landing.done():
                     landing = None
                 else:
