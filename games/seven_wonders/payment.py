@@ -211,34 +211,45 @@ def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, ls
         if not any(m):
             found[(0, 0)] = _FREE
             continue
-        # Only the types in m matter (a purchase is 0 elsewhere): the supplies are cut down
-        # to those types, and a cut-down supply met before is skipped (it allows exactly the
-        # purchases already found). The order of the search, and so the Way kept for each
-        # (left, right) pair, is that of the whole vectors.
+        # Only the types in m matter (a purchase is 0 elsewhere): the search runs on the
+        # vectors cut down to those types, which many cities and costs share.
         idx = tuple(i for i, a in enumerate(m) if a)
-        mm = tuple(m[i] for i in idx)
-        lp = tuple(left_price[i] for i in idx)
-        rp = tuple(right_price[i] for i in idx)
-        ls = tuple(dict.fromkeys(tuple(s[i] for i in idx) for s in lsell))
-        rs = tuple(dict.fromkeys(tuple(r[i] for i in idx) for r in rsell))
-        # A purchase L from the left is possible with some left supply s and right supply r
-        # exactly when max(0, m - r) <= L <= min(m, s): enumerate those boxes.
-        for s in ls:
-            hi = tuple(a if a < b else b for a, b in zip(mm, s))
-            for r in rs:
-                lo = tuple(a - b if a > b else 0 for a, b in zip(mm, r))
-                if any(x > y for x, y in zip(lo, hi)):
-                    continue
-                for fl in product(*(range(x, y + 1) for x, y in zip(lo, hi))):
-                    lc = sum(a * p for a, p in zip(fl, lp))
-                    fr = tuple(a - b for a, b in zip(mm, fl))
-                    rc = sum(a * p for a, p in zip(fr, rp))
-                    if (lc, rc) not in found:
-                        full_l, full_r = [0] * 7, [0] * 7
-                        for k, i in enumerate(idx):
-                            full_l[i], full_r[i] = fl[k], fr[k]
-                        found[(lc, rc)] = Way(lc, rc, tuple(full_l), tuple(full_r))  # type: ignore[arg-type]
+        for lc, rc, fl, fr in _purchases(
+                tuple(m[i] for i in idx), tuple(left_price[i] for i in idx), tuple(right_price[i] for i in idx),
+                tuple(dict.fromkeys(tuple(s[i] for i in idx) for s in lsell)),
+                tuple(dict.fromkeys(tuple(r[i] for i in idx) for r in rsell))):
+            if (lc, rc) not in found:
+                full_l, full_r = [0] * 7, [0] * 7
+                for k, i in enumerate(idx):
+                    full_l[i], full_r[i] = fl[k], fr[k]
+                found[(lc, rc)] = Way(lc, rc, tuple(full_l), tuple(full_r))  # type: ignore[arg-type]
     return tuple(sorted(found.values(), key=lambda w: (w.total, w.right, w.left)))
+
+
+@lru_cache(maxsize=65536)
+def _purchases(mm: tuple[int, ...], lp: tuple[int, ...], rp: tuple[int, ...], ls: tuple[tuple[int, ...], ...],
+               rs: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
+    """Every way to buy the units `mm` (only the types a shortfall has, in index order) at
+    prices `lp`/`rp` from neighbours that can sell any one of the vectors `ls`/`rs` (cut
+    down to those types, duplicates dropped): (coins left, coins right, units from the
+    left, units from the right), the first purchase found for each pair of coin amounts,
+    in the order of the search (left supplies, then right supplies, then purchases)."""
+    found: dict[tuple[int, int], tuple[int, int, tuple[int, ...], tuple[int, ...]]] = {}
+    # A purchase L from the left is possible with some left supply s and right supply r
+    # exactly when max(0, m - r) <= L <= min(m, s): enumerate those boxes.
+    for s in ls:
+        hi = tuple(a if a < b else b for a, b in zip(mm, s))
+        for r in rs:
+            lo = tuple(a - b if a > b else 0 for a, b in zip(mm, r))
+            if any(x > y for x, y in zip(lo, hi)):
+                continue
+            for fl in product(*(range(x, y + 1) for x, y in zip(lo, hi))):
+                lc = sum(a * p for a, p in zip(fl, lp))
+                fr = tuple(a - b for a, b in zip(mm, fl))
+                rc = sum(a * p for a, p in zip(fr, rp))
+                if (lc, rc) not in found:
+                    found[(lc, rc)] = (lc, rc, fl, fr)
+    return tuple(found.values())
 
 
 def shortfall_message(name: str, need: Vec, me: City, left: City, right: City) -> str:
@@ -269,11 +280,24 @@ def _bought_totals(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
 @lru_cache(maxsize=65536)
 def _shortfalls(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
     """What is still missing after the city's own production, for each way to set it;
-    minimal ones only (a larger shortfall would buy units the plan does not need)."""
-    missing = {tuple(a - b if a > b else 0 for a, b in zip(need, sup)) for sup in own}
-    if len(missing) == 1:
-        return tuple(missing)  # type: ignore[return-value]
-    return tuple(sorted(m for m in missing if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in missing)))  # type: ignore[misc]
+    minimal ones only (a larger shortfall would buy units the plan does not need), sorted.
+
+    Worked out on the types `need` has only (elsewhere every shortfall is 0)."""
+    idx = tuple(i for i, a in enumerate(need) if a)
+    if len(idx) == 1:  # one type: the most the city makes of it leaves the one minimal shortfall
+        i = idx[0]
+        short = need[i] - max(s[i] for s in own)
+        return ((0,) * i + (short if short > 0 else 0,) + (0,) * (6 - i),)  # type: ignore[return-value]
+    missing = {tuple(need[i] - s[i] if need[i] > s[i] else 0 for i in idx) for s in own}
+    if len(missing) > 1:
+        missing = {m for m in missing if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in missing)}
+    out = []
+    for m in sorted(missing):  # the order of the whole vectors: 0 on every other type
+        v = [0] * 7
+        for k, i in enumerate(idx):
+            v[i] = m[k]
+        out.append(tuple(v))
+    return tuple(out)  # type: ignore[arg-type]
 
 
 def describe(way: Way) -> str:

@@ -477,3 +477,54 @@ def test_a_citys_production_derived_step_by_step_equals_the_whole_computation(
     assert (got.own, got.sell, got.left_price, got.right_price, got.names) == (
         whole.own, whole.sell, whole.left_price, whole.right_price, whole.names)
     assert whole.names == frozenset(CATALOG.cards[c].name for c in built)
+
+
+# --- the payment search against the definition ------------------------------------------
+
+_VEC = st.tuples(*[st.integers(0, 3)] * 7)
+# Costs name one to four types (as the cards' do), at most 3 units of each here.
+_NEED = st.dictionaries(st.integers(0, 6), st.integers(1, 3), min_size=1, max_size=4).map(
+    lambda d: tuple(d.get(i, 0) for i in range(7)))
+
+
+def _by_definition(need, own, lp, rp, lsell, rsell) -> set[tuple[int, int]]:
+    """§6 by brute force: the coin pairs of every purchase that buys exactly a minimal
+    shortfall (what the city's own production, set one way, leaves missing; no unit it
+    could make itself), split between one setting of each neighbour's sellable sources."""
+    from itertools import product
+
+    short = {tuple(max(0, a - b) for a, b in zip(need, o)) for o in own}
+    minimal = {m for m in short if not any(o != m and all(x <= y for x, y in zip(o, m)) for o in short)}
+    pairs = set()
+    for m in minimal:
+        for s in lsell:
+            for r in rsell:
+                for left in product(*(range(k + 1) for k in m)):
+                    right = tuple(a - b for a, b in zip(m, left))
+                    if all(x <= y for x, y in zip(left, s)) and all(x <= y for x, y in zip(right, r)):
+                        pairs.add((sum(a * p for a, p in zip(left, lp)), sum(a * p for a, p in zip(right, rp))))
+    return pairs
+
+
+@settings(max_examples=400, deadline=None)
+@given(_NEED, st.lists(_VEC, min_size=1, max_size=8), st.tuples(*[st.integers(1, 2)] * 7),
+       st.tuples(*[st.integers(1, 2)] * 7), st.lists(_VEC, min_size=1, max_size=4), st.lists(_VEC, min_size=1, max_size=4))
+def test_the_payment_search_finds_exactly_the_ways_the_rules_define(need, own, lp, rp, lsell, rsell) -> None:
+    """§6: `_ways` (which works on the types a shortfall has only, from cached pieces
+    shared between cities) lists exactly the coin pairs of the brute-force definition,
+    cheapest first with ties to the left, each with units that one setting of each
+    neighbour's sources can sell and that cover a minimal shortfall."""
+    own, lsell, rsell = tuple(sorted(set(own))), tuple(sorted(set(lsell))), tuple(sorted(set(rsell)))
+    payment._ways.cache_clear()
+    payment._shortfalls.cache_clear()
+    got = payment._ways(need, own, lp, rp, lsell, rsell)
+    assert {(w.left, w.right) for w in got} == _by_definition(need, own, lp, rp, lsell, rsell)
+    assert [(w.total, w.right, w.left) for w in got] == sorted((w.total, w.right, w.left) for w in got)
+    short = {tuple(max(0, a - b) for a, b in zip(need, o)) for o in own}
+    for w in got:
+        bought = tuple(a + b for a, b in zip(w.from_left, w.from_right))
+        assert bought in short
+        assert any(all(x <= y for x, y in zip(w.from_left, s)) for s in lsell)
+        assert any(all(x <= y for x, y in zip(w.from_right, r)) for r in rsell)
+        assert (w.left, w.right) == (sum(a * p for a, p in zip(w.from_left, lp)),
+                                     sum(a * p for a, p in zip(w.from_right, rp)))
