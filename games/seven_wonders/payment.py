@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from operator import add
 
 import msgspec
 from msgspec.structs import replace
@@ -173,11 +174,22 @@ def _grown(parent: Info, effects: list, name: str | None, names: frozenset[str] 
 
 @lru_cache(maxsize=8192)
 def _supply(fixed: Vec, either: tuple[str, ...]) -> tuple[Vec, ...]:
-    """Every vector the sources can supply at once: each either-or source picks one type."""
-    out = {fixed}
+    """Every vector the sources can supply at once: each either-or source picks one type.
+
+    The either-or sources' vectors shifted by the fixed units (a shift keeps them distinct
+    and sorted): cities that differ in fixed units only share the search."""
+    if not either:
+        return (fixed,)
+    return tuple([tuple(map(add, fixed, v)) for v in _either(either)])  # type: ignore[misc]
+
+
+@lru_cache(maxsize=4096)
+def _either(either: tuple[str, ...]) -> tuple[Vec, ...]:
+    """Every vector the either-or sources can supply at once, sorted."""
+    out = {(0,) * 7}
     for options in either:
         out = {v[:i] + (v[i] + 1,) + v[i + 1 :] for v in out for i in (RESOURCES.index(r) for r in options)}
-    return tuple(sorted(out))
+    return tuple(sorted(out))  # type: ignore[arg-type]
 
 
 def ways(need: Vec, me: City, left: City, right: City, *, wasteful: bool = False) -> tuple[Way, ...]:
