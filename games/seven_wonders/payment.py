@@ -231,10 +231,7 @@ def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, ls
                 tuple(dict.fromkeys(tuple(s[i] for i in idx) for s in lsell)),
                 tuple(dict.fromkeys(tuple(r[i] for i in idx) for r in rsell))):
             if (lc, rc) not in found:
-                full_l, full_r = [0] * 7, [0] * 7
-                for k, i in enumerate(idx):
-                    full_l[i], full_r[i] = fl[k], fr[k]
-                found[(lc, rc)] = Way(lc, rc, tuple(full_l), tuple(full_r))  # type: ignore[arg-type]
+                found[(lc, rc)] = Way(lc, rc, _widen(idx, fl), _widen(idx, fr))
     return tuple(sorted(found.values(), key=lambda w: (w.total, w.right, w.left)))
 
 
@@ -262,6 +259,14 @@ def _purchases(mm: tuple[int, ...], lp: tuple[int, ...], rp: tuple[int, ...], ls
                 if (lc, rc) not in found:
                     found[(lc, rc)] = (lc, rc, fl, fr)
     return tuple(found.values())
+
+
+def _widen(idx: tuple[int, ...], part: tuple[int, ...]) -> Vec:
+    """The whole vector that has `part` on the types `idx` (in order) and 0 elsewhere."""
+    v = [0] * 7
+    for k, i in enumerate(idx):
+        v[i] = part[k]
+    return tuple(v)  # type: ignore[return-value]
 
 
 def shortfall_message(name: str, need: Vec, me: City, left: City, right: City) -> str:
@@ -303,13 +308,7 @@ def _shortfalls(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
     missing = {tuple(need[i] - s[i] if need[i] > s[i] else 0 for i in idx) for s in own}
     if len(missing) > 1:
         missing = {m for m in missing if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in missing)}
-    out = []
-    for m in sorted(missing):  # the order of the whole vectors: 0 on every other type
-        v = [0] * 7
-        for k, i in enumerate(idx):
-            v[i] = m[k]
-        out.append(tuple(v))
-    return tuple(out)  # type: ignore[arg-type]
+    return tuple(_widen(idx, m) for m in sorted(missing))  # the whole vectors' order: 0 on every other type
 
 
 def describe(way: Way) -> str:
