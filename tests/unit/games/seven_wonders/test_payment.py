@@ -528,3 +528,17 @@ def test_the_payment_search_finds_exactly_the_ways_the_rules_define(need, own, l
         assert any(all(x <= y for x, y in zip(w.from_right, r)) for r in rsell)
         assert (w.left, w.right) == (sum(a * p for a, p in zip(w.from_left, lp)),
                                      sum(a * p for a, p in zip(w.from_right, rp)))
+
+
+def test_no_alternative_of_a_stage_produces_or_discounts() -> None:
+    """§5.2, §6: a city's production and prices (`payment._info`, keyed on board, stages
+    and structures, not on the alternatives picked at a stage) read each built stage's
+    fixed effects only. That is exact while no stage alternative (Carthage's, in
+    rules/data) produces a resource or lowers a price: this keeps it so."""
+    from games.seven_wonders.catalog import Produce, TradeDiscount
+
+    for board in BOARDS.values():
+        for side in board.sides.values():
+            for stage in side.stages:
+                for option in stage.options:
+                    assert not any(isinstance(e, (Produce, TradeDiscount)) for e in option)
