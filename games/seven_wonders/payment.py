@@ -11,9 +11,10 @@ buys a type the city makes (§6 [interpretation]), never more units than the cos
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
-from operator import add
+from operator import add, itemgetter
 
 import msgspec
 from msgspec.structs import replace
@@ -225,14 +226,31 @@ def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, ls
             continue
         # Only the types in m matter (a purchase is 0 elsewhere): the search runs on the
         # vectors cut down to those types, which many cities and costs share.
-        idx = tuple(i for i, a in enumerate(m) if a)
-        for lc, rc, fl, fr in _purchases(
-                tuple(m[i] for i in idx), tuple(left_price[i] for i in idx), tuple(right_price[i] for i in idx),
-                tuple(dict.fromkeys(tuple(s[i] for i in idx) for s in lsell)),
-                tuple(dict.fromkeys(tuple(r[i] for i in idx) for r in rsell))):
+        idx, cut = _types(m)
+        for lc, rc, fl, fr in _purchases(cut(m), cut(left_price), cut(right_price),
+                                         tuple(dict.fromkeys(map(cut, lsell))), tuple(dict.fromkeys(map(cut, rsell)))):
             if (lc, rc) not in found:
                 found[(lc, rc)] = Way(lc, rc, _widen(idx, fl), _widen(idx, fr))
-    return tuple(sorted(found.values(), key=lambda w: (w.total, w.right, w.left)))
+    return tuple(sorted(found.values(), key=_ORDER))
+
+
+def _order(w: Way) -> tuple[int, int, int]:
+    return (w.left + w.right, w.right, w.left)
+
+
+_ORDER = _order
+"""The documented order of ways: fewest coins, then fewer to the right, then to the left."""
+
+
+@lru_cache(maxsize=256)
+def _types(m: Vec) -> tuple[tuple[int, ...], Callable[[Vec], tuple[int, ...]]]:
+    """The indices of the types `m` has, and a function cutting a vector down to them
+    (a tuple, also for one type)."""
+    idx = tuple(i for i, a in enumerate(m) if a)
+    if len(idx) == 1:
+        i = idx[0]
+        return idx, lambda v: (v[i],)
+    return idx, itemgetter(*idx)
 
 
 @lru_cache(maxsize=65536)
@@ -300,15 +318,16 @@ def _shortfalls(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
     minimal ones only (a larger shortfall would buy units the plan does not need), sorted.
 
     Worked out on the types `need` has only (elsewhere every shortfall is 0)."""
-    idx = tuple(i for i, a in enumerate(need) if a)
+    idx, cut = _types(need)
     if len(idx) == 1:  # one type: the most the city makes of it leaves the one minimal shortfall
         i = idx[0]
-        short = need[i] - max(s[i] for s in own)
+        short = need[i] - max([s[i] for s in own])
         return ((0,) * i + (short if short > 0 else 0,) + (0,) * (6 - i),)  # type: ignore[return-value]
-    missing = {tuple(need[i] - s[i] if need[i] > s[i] else 0 for i in idx) for s in own}
+    wanted = cut(need)
+    missing = {tuple([a - b if a > b else 0 for a, b in zip(wanted, cut(s))]) for s in own}
     if len(missing) > 1:
         missing = {m for m in missing if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in missing)}
-    return tuple(_widen(idx, m) for m in sorted(missing))  # the whole vectors' order: 0 on every other type
+    return tuple([_widen(idx, m) for m in sorted(missing)])  # the whole vectors' order: 0 on every other type
 
 
 def describe(way: Way) -> str:
