@@ -221,8 +221,27 @@ def _forget_rules_caches() -> int:
     return n
 
 
-async def referee_drain(url: str, games: int, players: int, commands: int, tag: str) -> tuple[float, int]:
-    """(b) commands/s of the referee draining a backlog; also the number rejected (should be 0)."""
+class Drain(NamedTuple):
+    """A referee drain (b): its rate, how many commands were refused (should be 0), and
+    where the CPU went: µs per command in this process (the referee) and in Redis (all of
+    its threads), and how busy each was over the drain (1.0 = one CPU all the time)."""
+
+    rate: float
+    rejected: int
+    referee_us: float
+    redis_us: float
+    referee_busy: float
+    redis_busy: float
+
+
+async def _redis_cpu(r: aioredis.Redis) -> float:
+    """Seconds of CPU the server has used (user + system, all threads)."""
+    info = await r.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+async def referee_drain(url: str, games: int, players: int, commands: int, tag: str) -> Drain:
+    """(b) commands/s of the referee draining a backlog, refusals, and CPU per command."""
     envs, client_id, game_ids = await _prepare(url, games, players, commands, tag)
     _forget_rules_caches()
     r = aioredis.from_url(url)
@@ -237,6 +256,8 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
     # Like a referee that opened its games, this one holds them in its cache; rebuilding
     # games from their logs (a referee started onto a backlog) is not what is measured.
     await referee.preload(game_ids)
+    redis0 = await _redis_cpu(r)
+    cpu0 = time.process_time()  # this process is the referee's while it drains
     t0 = time.perf_counter()
     await svc.start()
     # Done when the referee has sent every outcome (its own count; reading the replies
@@ -244,7 +265,9 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
     # are read and checked: every command answered, none rejected.
     while referee.handled < len(envs):
         await asyncio.sleep(0.002)
-    rate = len(envs) / (time.perf_counter() - t0)
+    wall = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
+    redis = await _redis_cpu(r) - redis0
     await svc.stop()
     outcomes: list = []
     for _, f in await r.xrange(keys.replies(0, client_id)):
@@ -252,7 +275,8 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
     assert len(outcomes) == len(envs), f"{len(outcomes)} outcomes for {len(envs)} commands"
     rejected = sum(isinstance(o, Rejected) for o in outcomes)
     await r.aclose()
-    return rate, rejected
+    n = len(envs)
+    return Drain(n / wall, rejected, cpu / n * 1e6, redis / n * 1e6, cpu / wall, redis / wall)
 
 
 WARMUP_S = 1.0
@@ -451,16 +475,21 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
         # (a) and (b) alternately, REPEATS times each (the machine's speed drifts between
         # runs); the figures are the medians.
         raws: list[float] = []
-        refs: list[float] = []
-        rejected = 0
+        drains: list[Drain] = []
         for k in range(REPEATS):
             raws.append(await raw_limit(url, commands))
-            got, n = await referee_drain(url, games, players, commands, f"drain{k}")
-            refs.append(got)
-            rejected += n
+            drains.append(await referee_drain(url, games, players, commands, f"drain{k}"))
+        refs = [d.rate for d in drains]
         raw, ref = statistics.median(raws), statistics.median(refs)
+
+        def med(field: str) -> float:
+            return statistics.median(getattr(d, field) for d in drains)
+
         console.print(f"(a) raw limit: {', '.join(f'{x:,.0f}' for x in raws)} commands/s")
-        console.print(f"(b) referee drain: {', '.join(f'{x:,.0f}' for x in refs)} commands/s ({rejected} rejected)")
+        console.print(f"(b) referee drain: {', '.join(f'{x:,.0f}' for x in refs)} commands/s "
+                      f"({sum(d.rejected for d in drains)} rejected); CPU a command (medians): the referee "
+                      f"{med('referee_us'):.1f} µs ({med('referee_busy'):.0%} busy), Redis {med('redis_us'):.1f} µs "
+                      f"({med('redis_busy'):.0%} busy)")
         if pinned:
             _pin(0, {redis_cpu})
         lat = await latency_at(url, ref / 2, games, players, latency_seconds,
@@ -480,7 +509,7 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
             for k in range(2 * AOF_PAIRS):
                 on_now = k % 4 in (1, 2)
                 await _set_aof(url, on_now)
-                rate = (await referee_drain(url, games, players, commands, f"aof{k}"))[0]
+                rate = (await referee_drain(url, games, players, commands, f"aof{k}")).rate
                 (ons if on_now else offs).append(rate)
             on, off = statistics.median(ons), statistics.median(offs)
             console.print(f"(d) referee drain with AOF everysec: {', '.join(f'{x:,.0f}' for x in ons)}; "

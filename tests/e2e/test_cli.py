@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,6 +66,8 @@ def test_bench_prints_every_figure_against_its_target(tmp_path):
         assert row in out, out
     assert "≥ 40%" in out and "< 10" in out and "≥ 90%" in out
     assert "(0 rejected)" in flat  # every command of the backlog was legal and answered
+    # where a drain's CPU went: the referee's and Redis's, per command
+    assert re.search(r"CPU a command \(medians\): the referee [\d.]+ µs \(\d+% busy\), Redis [\d.]+ µs", flat), flat
     assert "machine: a Python loop step takes" in flat
 
 
