@@ -7,11 +7,13 @@
 --       [3] the items, MessagePack: a list of
 --           {log key, done key, rejected key or "", expected version, game id,
 --            creation time (ms), fingerprint, events, shared, landing or absent}
---           where either shared is false and each event is its whole field list (name,
---           value, ... in events.codec.FIELDS order), or shared is {game type, time,
---           command id, format, prev_hash of the first event} and each event is {type, v,
---           seat, hash, data}: one command's envelopes, whose seqs follow the expected
---           version and whose prev_hash is the hash before (the caller checks both)
+--           where either shared is false and each event is its values in
+--           events.codec.FIELDS order, or shared is {game type, time, command id, format,
+--           prev_hash of the first event} and each event is {type, v, seat, hash, data}:
+--           one command's envelopes, whose seqs follow the expected version and whose
+--           prev_hash is the hash before (the caller checks both)
+-- Each event is written, to its log and to the feed, as one field "e" (events.codec.ENTRY):
+-- its values in FIELDS order, packed by cmsgpack (integers as integers, strings as str).
 --       [4] consumer group of cmd:{s} (landings only)  [5] reply stream MAXLEN ~
 --       [6] rej:{s} MAXLEN ~  [7] rejected-record TTL in seconds
 --       [8] MessagePack list of latency histogram cells {hash key, field}, or absent
@@ -77,13 +79,13 @@ local function settle(land, outcome)
   end
 end
 
--- One event: its entry in the game's log and the same entry in the shard's feed.
-local function write(log, fields)
-  redis.call('XADD', log, '*', unpack(fields))
+-- One event (its packed entry): in the game's log and the same in the shard's feed.
+local function write(log, entry)
+  redis.call('XADD', log, '*', 'e', entry)
   if maxlen > 0 then
-    redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', unpack(fields))
+    redis.call('XADD', feed, 'MAXLEN', '~', maxlen, '*', 'e', entry)
   else
-    redis.call('XADD', feed, '*', unpack(fields))
+    redis.call('XADD', feed, '*', 'e', entry)
   end
 end
 
@@ -138,16 +140,14 @@ for _, item in ipairs(items) do
         for i = 1, n do
           local ev = events[i]
           local seq = expected + i
-          local fields = {'game_id', game_id, 'game_type', game_type, 'seq', seq, 'type', ev[1], 'v', ev[2],
-                          'time', time, 'command_id', command_id, 'seat', ev[3], 'prev_hash', prev,
-                          'hash', ev[4], 'format', format, 'data', ev[5]}
-          write(log, fields)
+          write(log, cmsgpack.pack({game_id, game_type, seq, ev[1], ev[2], time, command_id, ev[3], prev, ev[4],
+                                    format, ev[5]}))
           prev = ev[4]
           seqs[i] = seq
         end
       else
         for i = 1, n do
-          write(log, events[i])
+          write(log, cmsgpack.pack(events[i]))
           seqs[i] = expected + i
         end
       end

@@ -107,15 +107,41 @@ FIELDS: tuple[str, ...] = (
     "format",
     "data",
 )
-"""The stream entry's field names, in the order written (identical in log and feed)."""
+"""The envelope's fields in the order a stream entry holds their values (`ENTRY`); also the
+field names of the layout written until 2026-11-30 (`envelope_to_fields`)."""
 
 def envelope_to_fields(env: Envelope) -> dict[str, bytes | str | int]:
-    """The flat field map of a stream entry; `data` stays the payload's exact bytes."""
+    """The field map of a stream entry as written until 2026-11-30 (one field per envelope
+    field; `envelope_from_fields` still reads it); `data` stays the payload's exact bytes."""
     return {name: getattr(env, name) for name in FIELDS}
 
 
+ENTRY = b"e"
+"""The one field of a stream entry (log and feed alike): the envelope as a MessagePack array
+of the `FIELDS` values in that order, `data` as a string (its exact bytes: the payload is
+UTF-8 JSON). The append script packs it (events/append.lua); `encode_entry` is the same
+in Python. One field instead of twelve: 42% fewer bytes an event in Redis's AOF, and 22
+fewer arguments to each XADD of the script (events/README.md)."""
+
+_Entry = tuple[str, str, int, str, int, int, str, int, str, str, int, str]
+_entry_decoder = msgspec.msgpack.Decoder(_Entry)
+_entry_encoder = msgspec.msgpack.Encoder()
+
+
+def encode_entry(env: Envelope) -> bytes:
+    """The `ENTRY` value of an envelope."""
+    return _entry_encoder.encode((env.game_id, env.game_type, env.seq, env.type, env.v, env.time, env.command_id,
+                                  env.seat, env.prev_hash, env.hash, env.format, env.data.decode()))
+
+
 def envelope_from_fields(fields: Mapping[bytes, bytes]) -> Envelope:
-    """The Envelope of a stream entry as redis-py returns it (bytes keys and values)."""
+    """The Envelope of a stream entry as redis-py returns it (bytes keys and values): one
+    `ENTRY` field, or (entries written until 2026-11-30) one field per envelope field."""
+    entry = fields.get(ENTRY)
+    if entry is not None:
+        g, gt, seq, ty, v, tm, c, seat, ph, h, fm, data = _entry_decoder.decode(entry)
+        return Envelope(game_id=g, game_type=gt, seq=seq, type=ty, v=v, time=tm, command_id=c, seat=seat,
+                        data=data.encode(), prev_hash=ph, hash=h, format=fm)
     try:
         return Envelope(
             game_id=fields[b"game_id"].decode(),

