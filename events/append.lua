@@ -12,11 +12,11 @@
 --           prev_hash of the first event} and each event is {type, v, seat, hash, data}:
 --           one command's envelopes, whose seqs follow the expected version and whose
 --           prev_hash is the hash before (the caller checks both)
--- Each event is written, to its log and to the feed, as one field "e" (events.codec.ENTRY):
--- its values in FIELDS order, packed by cmsgpack (integers as integers, strings as str).
 --       [4] consumer group of cmd:{s} (landings only)  [5] reply stream MAXLEN ~
 --       [6] rej:{s} MAXLEN ~  [7] rejected-record TTL in seconds
 --       [8] MessagePack list of latency histogram cells {hash key, field}, or absent
+-- Each event is written, to its log and to the feed, as one field "e" (events.codec.ENTRY):
+-- its values in FIELDS order, packed by cmsgpack (integers as integers, strings as str).
 -- A landing is {kind, cmd entry id, reply stream or "", outcome, histogram cell (0 = none),
 -- audit fields}: kind "a" appends the item's envelopes; kind "r" appends nothing and
 -- records a refusal (outcome = the Rejected JSON, audit = its rej:{s} entry's fields).

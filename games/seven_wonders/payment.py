@@ -231,15 +231,12 @@ def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, ls
                                          tuple(dict.fromkeys(map(cut, lsell))), tuple(dict.fromkeys(map(cut, rsell)))):
             if (lc, rc) not in found:
                 found[(lc, rc)] = Way(lc, rc, _widen(idx, fl), _widen(idx, fr))
-    return tuple(sorted(found.values(), key=_ORDER))
+    return tuple(sorted(found.values(), key=_order))
 
 
 def _order(w: Way) -> tuple[int, int, int]:
+    """The documented order of ways: fewest coins, then fewer to the right, then to the left."""
     return (w.left + w.right, w.right, w.left)
-
-
-_ORDER = _order
-"""The documented order of ways: fewest coins, then fewer to the right, then to the left."""
 
 
 @lru_cache(maxsize=1024)  # a few hundred shortfalls occur (156 in a bench drain)
@@ -247,9 +244,8 @@ def _types(m: Vec) -> tuple[tuple[int, ...], Callable[[Vec], tuple[int, ...]]]:
     """The indices of the types `m` has, and a function cutting a vector down to them
     (a tuple, also for one type)."""
     idx = tuple(i for i, a in enumerate(m) if a)
-    if len(idx) == 1:
-        i = idx[0]
-        return idx, lambda v: (v[i],)
+    if len(idx) <= 1:  # itemgetter needs an index and gives a bare value for one
+        return idx, (lambda v: ()) if not idx else (lambda v, i=idx[0]: (v[i],))
     return idx, itemgetter(*idx)
 
 
