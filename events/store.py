@@ -36,6 +36,16 @@ def _fields(env: Envelope) -> list[Any]:
             env.prev_hash, env.hash, env.format, env.data.decode()]
 
 
+def _text(v: bytes | str) -> str:
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def _id(entry_id: str) -> tuple[int, int]:
+    """A stream entry id as a sortable pair."""
+    ms, _, n = entry_id.partition("-")
+    return int(ms), int(n or 0)
+
+
 FINGERPRINT_LEN = 16
 """Hex digits of a command fingerprint, the prefix of its done and rejected records."""
 
@@ -283,6 +293,30 @@ class EventStore:
         except ResponseError as e:
             if "BUSYGROUP" not in str(e):
                 raise
+
+    async def trim_acknowledged(self, stream: str, group: str) -> int:
+        """Drop the entries of `stream` that consumer group `group` has delivered and every
+        consumer has acknowledged (a command stream would otherwise keep every command ever
+        sent); returns how many went. Entries still pending (a referee died holding them)
+        and entries not yet delivered stay.
+
+        The floor is read in this order: first the group's last delivered id L, then the
+        lowest pending id P. Everything below min(L, P) was delivered before L was read and
+        was not pending after: acknowledged for good (an acknowledged entry is never pending
+        again). Deliveries in between have ids above L. Only the group `group` is
+        considered: a stream read by other groups must not be trimmed by it."""
+        try:
+            groups = await self._redis.xinfo_groups(stream)
+        except ResponseError:  # no such stream
+            return 0
+        last = next((g["last-delivered-id"] for g in groups if _text(g["name"]) == group), None)
+        if last is None or _text(last) == "0-0":
+            return 0
+        floor = _text(last)
+        pending = await self._redis.xpending(stream, group)
+        if pending["pending"] and _id(_text(pending["min"])) < _id(floor):
+            floor = _text(pending["min"])
+        return int(await self._redis.xtrim(stream, minid=floor, approximate=False))
 
     async def read_feed(
         self, shard: int, after_id: str = "0-0", count: int = 1000

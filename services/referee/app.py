@@ -78,6 +78,11 @@ class RefereeService:
                 return
             with contextlib.suppress(Exception):
                 await self.redis.set(keys.alive(self.settings.consumer), "1", ex=HEARTBEAT_TTL_S)
+            # The commands every referee has acknowledged go from cmd:{s} (their outcomes,
+            # events and records are kept elsewhere); pending and unread ones stay.
+            for shard in self.referees:
+                with contextlib.suppress(Exception):
+                    await self.store.trim_acknowledged(keys.cmd(shard), protocol.GROUP)
 
     async def recover(self) -> int:
         """Judge the commands a previous run left pending before any new one, so that a

