@@ -33,8 +33,10 @@ class _Stream(StreamSub):
 
 async def raw_entries(msg: Any) -> RedisBatchStreamMessage:
     """Parser: keep the batch as (entry id, fields) pairs, undecoded."""
+    ids = msg["message_ids"]
+    # The first entry's id names the batch (FastStream would draw a uuid4 for it).
     return RedisBatchStreamMessage(
-        raw_message=msg, body=list(zip(msg["message_ids"], msg["data"])),
+        raw_message=msg, body=list(zip(ids, msg["data"])), correlation_id=ids[0].decode() if ids else None,
         consumer=FAKE_CONSUMER, group=protocol.GROUP)
 
 
