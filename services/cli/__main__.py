@@ -109,10 +109,10 @@ class Runtime:
 async def runtime(settings: Settings, *, referee: bool = False, projector: bool = False,
                   quiet: bool = True) -> AsyncIterator[Runtime]:
     """Connect (starting the embedded Redis if needed) and optionally run the service in-process."""
-    from services.redis_client import url_for
+    from services.redis_client import client, url_for
 
     url, emb = url_for(settings)
-    r = aioredis.from_url(url, decode_responses=False)
+    r = client(url)
     rt = Runtime(settings, url, r, EventStore(r, shards=settings.shards, feed_maxlen=settings.feed_maxlen))
     svc = None
     stop = asyncio.Event()

@@ -8,7 +8,6 @@ import gc
 import logging
 from collections.abc import Callable
 
-import redis.asyncio as aioredis
 from faststream import FastStream
 from faststream.redis import RedisBroker
 
@@ -16,6 +15,7 @@ from events import keys
 from events.store import EventStore
 from services import protocol
 from services.config import Settings
+from services.redis_client import client
 from services.referee.referee import Referee, ms_clock
 from services.referee.routes import build_router
 
@@ -31,7 +31,7 @@ class RefereeService:
     def __init__(self, settings: Settings, url: str, shards: list[int] | None = None,
                  clock: Callable[[], int] = ms_clock) -> None:
         self.settings = settings
-        self.redis = aioredis.from_url(url, decode_responses=False)
+        self.redis = client(url)
         self.store = EventStore(self.redis, shards=settings.shards, feed_maxlen=settings.feed_maxlen)
         served = list(range(settings.shards)) if shards is None else shards
         self.referees = {s: Referee(self.redis, self.store, settings, s, clock=clock) for s in served}
