@@ -14,8 +14,8 @@ import os
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
@@ -103,6 +103,7 @@ class Runtime:
     url: str
     redis: aioredis.Redis
     store: EventStore
+    projectors: list[Any] = field(default_factory=list)  # the in-process ones (services.projector.runner.Projector)
 
 
 @contextlib.asynccontextmanager
@@ -127,8 +128,8 @@ async def runtime(settings: Settings, *, referee: bool = False, projector: bool 
         if projector:
             from services.projector.runner import Projector
 
-            for s in range(settings.shards):
-                tasks.append(asyncio.create_task(Projector(r, rt.store, s).run(stop)))
+            rt.projectors = [Projector(r, rt.store, s) for s in range(settings.shards)]
+            tasks += [asyncio.create_task(p.run(stop)) for p in rt.projectors]
         yield rt
     finally:
         stop.set()
@@ -215,7 +216,42 @@ async def _play(settings: Settings, game: GameDef, players: int | None, preset: 
 
             await asyncio.gather(*(one(i) for i in range(n)))
         elapsed = time.perf_counter() - t0
+        # The projector runs beside the referee and can be behind when the last game ends:
+        # let it reach what the games wrote, so that `stats` and `view` show every game.
+        with console.status("projections: catching up") as status:
+            caught_up = await _catch_up(rt, lambda n: status.update(f"projections: catching up ({n:,} feed entries projected)"))
+        if not caught_up:
+            err.print("[yellow]projections are behind (no progress for a while): `tablestream up` goes on "
+                      "projecting, `tablestream projections rebuild` starts them afresh[/yellow]")
         _summary(game, results, commands, elapsed)
+
+
+def _stream_id(entry_id: str) -> tuple[int, int]:
+    ms, _, n = entry_id.partition("-")
+    return int(ms), int(n or 0)
+
+
+async def _catch_up(rt: Runtime, progress: Callable[[int], None] | None = None, patience_s: float = 30.0) -> bool:
+    """Wait until each in-process projector has projected its shard's feed up to the entry
+    that was last when called; False if none of them got further for `patience_s`."""
+    targets = []
+    for p in rt.projectors:
+        last = await rt.redis.xrevrange(keys.feed(p.shard), count=1)
+        if last:
+            targets.append((p, _stream_id(last[0][0].decode())))
+    applied, since = -1, time.monotonic()
+    while True:
+        behind = [p for p, target in targets if _stream_id(p.position or "0-0") < target]
+        if not behind:
+            return True
+        now = sum(p.applied for p in rt.projectors)
+        if now != applied:
+            applied, since = now, time.monotonic()
+            if progress is not None:
+                progress(now)
+        elif time.monotonic() - since > patience_s:
+            return False
+        await asyncio.sleep(0.05)
 
 
 def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -> None:
