@@ -48,8 +48,10 @@ def latency(s: int, game_type: str) -> str:
 
 
 def new_token() -> str:
-    """A fresh secret seat token."""
-    return secrets.token_urlsafe(18)
+    """A fresh secret seat token: 144 random bits in hex. Never begins with "-", which a
+    command line would read as an option: URL-safe base64 tokens did one time in 64, and
+    `tablestream act GAME SEAT TOKEN ...` then stopped with a usage error."""
+    return secrets.token_hex(18)
 
 
 def token_hash(token: str) -> str:
