@@ -43,8 +43,8 @@ def _text(v: bytes | str) -> str:
     return v.decode() if isinstance(v, bytes) else v
 
 
-def _id(entry_id: str) -> tuple[int, int]:
-    """A stream entry id as a sortable pair."""
+def entry_order(entry_id: str) -> tuple[int, int]:
+    """A stream entry id ("ms-n") as a pair that sorts as the stream does."""
     ms, _, n = entry_id.partition("-")
     return int(ms), int(n or 0)
 
@@ -360,7 +360,7 @@ class EventStore:
             return 0
         floor = _text(last)
         pending = await self._redis.xpending(stream, group)
-        if pending["pending"] and _id(_text(pending["min"])) < _id(floor):
+        if pending["pending"] and entry_order(_text(pending["min"])) < entry_order(floor):
             floor = _text(pending["min"])
         return int(await self._redis.xtrim(stream, minid=floor, approximate=False))
 

@@ -27,7 +27,7 @@ from rich.table import Table as RichTable
 
 from events import keys
 from events.envelope import Envelope, Rejected
-from events.store import EventStore
+from events.store import EventStore, entry_order
 from games.contract import GameDef
 from services import config as config_mod
 from services.config import Settings
@@ -226,11 +226,6 @@ async def _play(settings: Settings, game: GameDef, players: int | None, preset: 
         _summary(game, results, commands, elapsed)
 
 
-def _stream_id(entry_id: str) -> tuple[int, int]:
-    ms, _, n = entry_id.partition("-")
-    return int(ms), int(n or 0)
-
-
 async def _catch_up(rt: Runtime, progress: Callable[[int], None] | None = None, patience_s: float = 30.0) -> bool:
     """Wait until each in-process projector has projected its shard's feed up to the entry
     that was last when called; False if none of them got further for `patience_s`."""
@@ -238,10 +233,10 @@ async def _catch_up(rt: Runtime, progress: Callable[[int], None] | None = None, 
     for p in rt.projectors:
         last = await rt.redis.xrevrange(keys.feed(p.shard), count=1)
         if last:
-            targets.append((p, _stream_id(last[0][0].decode())))
+            targets.append((p, entry_order(last[0][0].decode())))
     applied, since = -1, time.monotonic()
     while True:
-        behind = [p for p, target in targets if _stream_id(p.position or "0-0") < target]
+        behind = [p for p, target in targets if entry_order(p.position or "0-0") < target]
         if not behind:
             return True
         now = sum(p.applied for p in rt.projectors)
