@@ -302,19 +302,24 @@ def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -
 # ---------------------------------------------------------------------------- up
 @app.command()
 def up(data_dir: Optional[str] = DataDir,
-       projector: bool = typer.Option(True, help="Also run the projector.")) -> None:
-    """Run the referee and the projector until stopped (Ctrl-C)."""
-    _run(_up(_settings(data_dir), projector))
+       projector: bool = typer.Option(True, help="Run the projector."),
+       referee: bool = typer.Option(True, help="Run the referee (--no-referee: a projector process of its own, "
+                                               "e.g. on another CPU than the referee's; run one per deployment).")) -> None:
+    """Run the referee and the projector until stopped (Ctrl-C or SIGTERM)."""
+    _run(_up(_settings(data_dir), projector, referee))
 
 
-async def _up(settings: Settings, projector: bool) -> None:
+async def _up(settings: Settings, projector: bool, referee: bool = True) -> None:
+    if not (referee or projector):
+        raise Exit(USAGE, "--no-referee and --no-projector leave nothing to run")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with runtime(settings, referee=True, projector=projector) as rt:
-        err.print(f"tablestream up: referee {settings.consumer} on {settings.shards} shard(s) at {rt.url}")
-        await stop.wait()  # the referee keeps its own heartbeat (keys.alive)
+    async with runtime(settings, referee=referee, projector=projector) as rt:
+        what = [f"referee {settings.consumer}"] * referee + ["projector"] * projector
+        err.print(f"tablestream up: {' and '.join(what)} on {settings.shards} shard(s) at {rt.url}")
+        await stop.wait()  # a referee keeps its own heartbeat (keys.alive); a projector sets none
 
 
 # ---------------------------------------------------------------------------- new / act

@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 
@@ -124,3 +126,34 @@ def test_an_ora_et_labora_script_with_a_work_contract(tmp_path):
     assert listed["to_act"] == [0] and "place H1" in listed["moves"] and "fell 0,2" in listed["moves"]
     assert "nothing to do now" in ts("moves", lines[0]["game_id"], "1", data=data).stdout
     assert ts("moves", lines[0]["game_id"], "7", data=data, check=False).returncode == 2
+
+
+def test_up_can_run_the_projector_alone(tmp_path):
+    """`up --no-referee` is a projector process of its own (say on another CPU than the
+    referee's): it projects what a referee elsewhere lands, and it sets no referee
+    heartbeat, so `new` and `act` still start their own referee rather than wait for one."""
+    data = tmp_path / "ts"
+    assert ts("up", "--no-referee", "--no-projector", data=data, check=False).returncode == 2
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    proj = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-referee", "--data-dir", str(data)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        new = json.loads(ts("new", "--players", "3", data=data).stdout)
+        gid, tokens = new["game_id"], new["tokens"]
+        move = ts("moves", gid, "0", data=data).stdout.splitlines()[0]
+        assert json.loads(ts("act", gid, "0", tokens[0], move, data=data).stdout)["status"] == "accepted"
+        deadline = time.monotonic() + 20
+        seen = None
+        while time.monotonic() < deadline:
+            got = ts("view", gid, "--as", "0", "--json", data=data, check=False)
+            if got.returncode == 0:
+                seen = json.loads(got.stdout)
+                if seen["seq"] >= 4:  # opened (3 events), then the move
+                    break
+            time.sleep(0.2)
+        assert seen is not None and seen["seq"] >= 4, (seen, got.returncode, got.stdout[-300:], got.stderr[-500:])
+    finally:
+        proj.send_signal(signal.SIGINT)
+        _, errors = proj.communicate(timeout=20)
+    assert proj.returncode == 0, errors
+    assert "projector on 1 shard(s)" in errors and "referee" not in errors
