@@ -19,6 +19,7 @@ from operator import add, itemgetter
 import msgspec
 from msgspec.structs import replace
 
+from games.memo import MAX_ENTRIES, Memo
 from games.seven_wonders.boards import BOARDS
 from games.seven_wonders.catalog import CATALOG, MANUFACTURED, RAW, RESOURCES, Produce, TradeDiscount, Vec, vec
 from games.seven_wonders.edifice import EDIFICE, ProduceOneOf
@@ -81,8 +82,9 @@ def info(c: City) -> Info:
     return _info(city_key(c))
 
 
-_INFO_MAX = 8192
-_infos: dict[CityKey, Info] = {}
+_infos: Memo[CityKey, Info] = Memo(8192)
+"""Productions by city key. Each entry is asked for while its city is the latest (its own
+turn and its neighbours'), so the oldest go first, one per insertion (`games.memo`)."""
 
 
 def _info(key: CityKey) -> Info:
@@ -101,10 +103,7 @@ def _info(key: CityKey) -> Info:
         hit = _grown(parent, [("stage", e) for e in BOARDS[wonder].sides[side].stages[stages - 1].effects], None)
     else:
         hit = _whole(key)
-    if len(_infos) >= _INFO_MAX:
-        _infos.clear()
-    _infos[key] = hit
-    return hit
+    return _infos.put(key, hit)
 
 
 def _info_cache_clear() -> None:
@@ -209,7 +208,7 @@ def ways(need: Vec, me: City, left: City, right: City, *, wasteful: bool = False
 _FREE = Way(0, 0, (0,) * 7, (0,) * 7)  # type: ignore[arg-type]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MAX_ENTRIES)
 def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, lsell: tuple[Vec, ...],
           rsell: tuple[Vec, ...], wasteful: bool = False) -> tuple[Way, ...]:
     """Cached on what the answer depends on: many cities share production and prices.
@@ -249,7 +248,7 @@ def _types(m: Vec) -> tuple[tuple[int, ...], Callable[[Vec], tuple[int, ...]]]:
     return idx, itemgetter(*idx)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MAX_ENTRIES)
 def _purchases(mm: tuple[int, ...], lp: tuple[int, ...], rp: tuple[int, ...], ls: tuple[tuple[int, ...], ...],
                rs: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]:
     """Every way to buy the units `mm` (only the types a shortfall has, in index order) at
@@ -308,7 +307,7 @@ def _bought_totals(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=MAX_ENTRIES)
 def _shortfalls(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
     """What is still missing after the city's own production, for each way to set it;
     minimal ones only (a larger shortfall would buy units the plan does not need), sorted.

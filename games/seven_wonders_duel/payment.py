@@ -19,6 +19,7 @@ from operator import add, or_
 import msgspec
 from msgspec.structs import replace
 
+from games.memo import MAX_ENTRIES, Memo
 from games.seven_wonders_duel.catalog import CATALOG, COLORS, RESOURCES, Vec
 
 SPEC = CATALOG.spec
@@ -64,7 +65,7 @@ _EMPTY = Profile(produce=(0, 0, 0, 0, 0), one_of=(), fixed=(False,) * 5, chains=
                  symbols=(), supply=_supply((0, 0, 0, 0, 0), (), (False,) * 5))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=MAX_ENTRIES)
 def profile(cards: tuple[str, ...]) -> Profile:
     """The profile of a city with these buildings, built from the profile without the
     last one (cached, so a new building costs one step)."""
@@ -105,7 +106,7 @@ def prices(fixed: tuple[bool, ...], opponent_produce: Vec) -> Vec:
     return (1 if f0 else 2 + s0, 1 if f1 else 2 + s1, 1 if f2 else 2 + s2, 1 if f3 else 2 + s3, 1 if f4 else 2 + s4)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=MAX_ENTRIES)
 def _saving(missing: Vec, one_of: tuple[tuple[int, ...], ...], unit: Vec) -> int:
     """The most the "one of" sources save on `missing` units: each covers one missing unit
     of one of its options (§6.2); every assignment is tried."""
@@ -122,7 +123,7 @@ def _saving(missing: Vec, one_of: tuple[tuple[int, ...], ...], unit: Vec) -> int
     return best
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=MAX_ENTRIES)
 def _buy(missing: Vec, one_of: tuple[tuple[int, ...], ...], unit: Vec, waived: int) -> int:
     """The cheapest purchase of `missing` units with the "one of" sources (§6.3, §6.5)."""
     if not waived:
@@ -220,11 +221,12 @@ def _source_saving(m: Market, need: Vec, lacking: int) -> int:
     return _saving(missing, useful, m.unit)  # type: ignore[arg-type]
 
 
-_MARKETS: dict[tuple[Supply, Vec, bool, bool], Market] = {}
-_MARKETS_MAX = 1 << 16
+_MARKETS: Memo[tuple[Supply, Vec, bool, bool], Market] = Memo(MAX_ENTRIES)
+"""Markets shared by buyers in the same situation; the oldest leave one at a time
+(`games.memo`: emptied whole when full, they were all freed in one pause)."""
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=MAX_ENTRIES)
 def market(mine: Supply, built: tuple[str, ...], seller: Vec, masonry: bool, architecture: bool) -> Market:
     """The market of a buyer with this supply of buildings and these built wonders (their
     "one of" production joins it, §6.2), with Masonry / Architecture or not, against a
@@ -233,9 +235,7 @@ def market(mine: Supply, built: tuple[str, ...], seller: Vec, masonry: bool, arc
     key = (have, seller, masonry, architecture)
     m = _MARKETS.get(key)
     if m is None:
-        if len(_MARKETS) >= _MARKETS_MAX:
-            _MARKETS.clear()
-        m = _MARKETS[key] = _market_for(have, seller, masonry, architecture)
+        m = _MARKETS.put(key, _market_for(have, seller, masonry, architecture))
     return m
 
 

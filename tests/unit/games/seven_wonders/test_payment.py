@@ -6,6 +6,8 @@ questions (who has which coins when) are played through the Table driver.
 
 from __future__ import annotations
 
+import itertools
+
 import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -477,6 +479,24 @@ def test_a_citys_production_derived_step_by_step_equals_the_whole_computation(
     assert (got.own, got.sell, got.left_price, got.right_price, got.names) == (
         whole.own, whole.sell, whole.left_price, whole.right_price, whole.names)
     assert whole.names == frozenset(CATALOG.cards[c].name for c in built)
+
+
+def test_a_full_production_cache_lets_its_oldest_cities_go_one_at_a_time() -> None:
+    """The cache never empties whole (that freed 8,192 productions in one 4.9 ms pause):
+    past its limit each new city pushes out the oldest one, and the city one structure
+    smaller stays there for the next turn's derivation."""
+    payment._info.cache_clear()
+    limit = payment._infos.limit
+    board = sorted(BOARDS)[0]
+    cities = [City(wonder=board, side="A", built=built)
+              for built in itertools.islice(itertools.permutations(_CARDS, 3), limit + 5)]
+    assert len({payment.city_key(c) for c in cities}) > limit  # distinct cities, more than it holds
+    for c in cities:
+        info(c)
+    assert payment._info.cache_info() == limit
+    first, latest = payment.city_key(cities[0]), payment.city_key(cities[-1])
+    assert first not in payment._infos and latest in payment._infos
+    payment._info.cache_clear()
 
 
 # --- the payment search against the definition ------------------------------------------
