@@ -338,12 +338,13 @@ async def _reply(reader: asyncio.StreamReader, parser: hiredis.Reader) -> Any:
     return reply
 
 
-async def _entry_ids(reader: asyncio.StreamReader, envs: list[CommandEnvelope], entered: dict[str, int]) -> None:
-    """Read the XADD replies ("<ms>-<seq>") and note each command's entry time (ms, Redis's clock)."""
+async def _entry_ids(reader: asyncio.StreamReader, entered: list[int]) -> None:
+    """Read the XADD replies ("<ms>-<seq>"), one per command in order, and note each
+    command's entry time (ms, Redis's clock) at its index."""
     parser = hiredis.Reader()
-    for env in envs:
+    for k in range(len(entered)):
         entry_id = await _reply(reader, parser)
-        entered[env.command_id] = int(entry_id.split(b"-")[0])
+        entered[k] = int(entry_id.split(b"-")[0])
 
 
 def _pct(values: list[Any], q: float) -> Any:
@@ -378,30 +379,40 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
         # The games are opened through the referee under test, so it holds them as a
         # running service does.
         envs, client_id, _ = await _prepare(url, total, players, commands, "lat", serve=False, concurrent=games)
-        sent: dict[str, int] = {}
-        entered: dict[str, int] = {}  # command id → its cmd:{s} entry's time (ms, Redis's clock)
-        got_at: dict[str, tuple[int, int]] = {}  # command id → (outcome read, ns; reply entry, ms)
-        skip = min(int(rate * WARMUP_S), len(envs) // 2)
-        steady = {e.command_id for e in envs[skip:]}
+        # Per command, by its index in envs: lists made beforehand, not dicts filled while
+        # sending. This process shares Redis's CPU, and dicts growing by 13k keys a second
+        # resized together at fixed moments (about 22k, 44k, 87k commands in), 2-5 ms each:
+        # seen as latency spikes at the same moments of every run, gone with the lists.
+        n = len(envs)
+        index = {e.command_id: k for k, e in enumerate(envs)}
+        sent = [0] * n  # ns
+        entered = [0] * n  # its cmd:{s} entry's time (ms, Redis's clock)
+        got_at: list[tuple[int, int] | None] = [None] * n  # (outcome read, ns; reply entry, ms)
+        answers = 0
+        skip = min(int(rate * WARMUP_S), n // 2)
         reply = keys.replies(0, client_id).encode()
 
         async def read() -> None:
             # Also on a plain socket, parsed by hiredis: the reader shares CPU 0 too.
+            nonlocal answers
             rd, wr = await _raw_connection(url)
             parser = hiredis.Reader()
             last = b"0-0"
             try:
-                while len(got_at) < len(envs):
+                while answers < n:
                     wr.write(_resp(b"XREAD", b"COUNT", b"1000", b"BLOCK", b"50", b"STREAMS", reply, last))
-                    got = await _reply(rd, parser)
+                    streams = await _reply(rd, parser)
                     now = int(time.perf_counter() * 1e9)
-                    for _, rows in got or ():  # nil when the block timed out
+                    for _, rows in streams or ():  # nil when the block timed out
                         for mid, fields in rows:
                             last = mid
                             replied = int(mid.split(b"-")[0])
                             body = fields[fields.index(protocol.OUTCOMES) + 1]
                             for o in decode_outcomes(body):
-                                got_at.setdefault(o.command_id, (now, replied))  # the first one counts
+                                k = index[o.command_id]
+                                if got_at[k] is None:  # the first one counts
+                                    got_at[k] = (now, replied)
+                                    answers += 1
             finally:
                 wr.close()
 
@@ -420,7 +431,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
         # collector's full passes do not walk it while the sender runs beside Redis.
         gc.collect()
         gc.freeze()
-        acks = asyncio.create_task(_entry_ids(reader_, envs, entered))
+        acks = asyncio.create_task(_entry_ids(reader_, entered))
         interval = 1.0 / rate
         lag: list[float] = []
         t0 = time.perf_counter()
@@ -433,7 +444,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
                     lag.append(now_s - (t0 + i * interval))
                     published = int(time.perf_counter() * 1e9)
                     for k in range(i, due_n):  # before the send: the reader may see outcomes at once
-                        sent[envs[k].command_id] = published
+                        sent[k] = published
                     writer.write(b"".join(packed[i:due_n]))
                     i = due_n
                 await asyncio.sleep(0.001)
@@ -442,8 +453,9 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
             writer.close()
         offered = len(envs) / (time.perf_counter() - t0)
         await asyncio.wait_for(task, 60)
-        measured = [got_at[c][0] - sent[c] for c in steady]
-        inside = [got_at[c][1] - entered[c] for c in steady]
+        steady = [(g, sent[k], entered[k]) for k, g in enumerate(got_at) if k >= skip and g is not None]  # all are
+        measured = [g[0] - t for g, t, _ in steady]
+        inside = [g[1] - e for g, _, e in steady]
         return Latency(p50=_pct(measured, 0.5) / 1e6, p99=_pct(measured, 0.99) / 1e6, offered=offered,
                        sender_lag_p99=_pct(lag, 0.99) * 1e3, inside_p50=_pct(inside, 0.5),
                        inside_p99=_pct(inside, 0.99))
