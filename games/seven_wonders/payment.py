@@ -233,6 +233,32 @@ def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, ls
     return tuple(sorted(found.values(), key=_order))
 
 
+def way_paying(need: Vec, me: City, left: City, right: City, to_left: int, to_right: int) -> Way | None:
+    """The way of `ways(need, me, left, right)` that sends these coins to each neighbour,
+    or None if there is none: the same Way, found without listing and ordering the others
+    (a command names its payment, and the referee checks it on every build)."""
+    if not any(need):
+        return _FREE if to_left == to_right == 0 else None
+    mine = _info(city_key(me))
+    return _way_paying(need, mine.own, mine.left_price, mine.right_price, _info(city_key(left)).sell,
+                       _info(city_key(right)).sell, to_left, to_right)
+
+
+def _way_paying(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, lsell: tuple[Vec, ...],
+                rsell: tuple[Vec, ...], to_left: int, to_right: int) -> Way | None:
+    """`_ways`' search, stopped at the first purchase with these coins: `_ways` keeps the
+    first purchase it meets for each pair of coin amounts, in this same order."""
+    for m in _shortfalls(need, own):
+        if not any(m):  # the city covers it alone (then the only minimal shortfall)
+            return _FREE if to_left == to_right == 0 else None
+        idx, cut = _types(m)
+        for lc, rc, fl, fr in _purchases(cut(m), cut(left_price), cut(right_price),
+                                         tuple(dict.fromkeys(map(cut, lsell))), tuple(dict.fromkeys(map(cut, rsell)))):
+            if lc == to_left and rc == to_right:
+                return Way(lc, rc, _widen(idx, fl), _widen(idx, fr))
+    return None
+
+
 def _order(w: Way) -> tuple[int, int, int]:
     """The documented order of ways: fewest coins, then fewer to the right, then to the left."""
     return (w.left + w.right, w.right, w.left)

@@ -67,7 +67,7 @@ from games.seven_wonders.events import (
     SeventhCardPlayed,
     TurnResolved,
 )
-from games.seven_wonders.payment import Way, info, shortfall_message, stage_effects, ways
+from games.seven_wonders.payment import Way, info, shortfall_message, stage_effects, way_paying, ways
 from games.seven_wonders.scoring import CATEGORIES, EDIFICE_CATEGORIES, final_scores, left_of, per, right_of, shields
 from games.seven_wonders.state import City, State
 
@@ -328,31 +328,33 @@ def join_refusal(state: State, seat: int) -> str | None:
 
 def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: City, right: City) -> Way | Rejection:
     """The payment the command names (or the cheapest), checked against the seat's coins (§6)."""
-    options = ways(need, me, left, right)
-    if not options:
-        return Rejection("cannot_afford", shortfall_message(name, need, me, left, right))
-    if cmd.left is None and cmd.right is None:
-        for w in options:
-            if w.total + bank <= me.coins:
-                return w
-        w = options[0]
-        return Rejection(
-            "cannot_afford",
-            f"cannot afford {name}: the cheapest way costs {w.total + bank} coins "
-            f"({w.left} to the left, {w.right} to the right, {bank} to the bank) and you have {me.coins}",
-        )
-    # Any legal plan is accepted (§6), also one that buys a type the city makes itself
-    # (looked up only when the named payment is not a listed way).
-    named = (cmd.left, cmd.right)
-    found = next((w for w in options if (w.left, w.right) == named), None)
+    named = None if cmd.left is None or cmd.right is None else (cmd.left, cmd.right)
+    # A listed way, found without listing them all (the common case: commands name their payment).
+    found = None if named is None else way_paying(need, me, left, right, *named)
     if found is None:
+        options = ways(need, me, left, right)
+        if not options:
+            return Rejection("cannot_afford", shortfall_message(name, need, me, left, right))
+        if named is None:
+            for w in options:
+                if w.total + bank <= me.coins:
+                    return w
+            w = options[0]
+            return Rejection(
+                "cannot_afford",
+                f"cannot afford {name}: the cheapest way costs {w.total + bank} coins "
+                f"({w.left} to the left, {w.right} to the right, {bank} to the bank) and you have {me.coins}",
+            )
+        # Any legal plan is accepted (§6), also one that buys a type the city makes itself
+        # (looked up only when the named payment is not a listed way).
         found = next((w for w in ways(need, me, left, right, wasteful=True) if (w.left, w.right) == named), None)
-    if found is not None:
-        if found.total + bank > me.coins:
-            return Rejection("cannot_afford", f"paying {found.total + bank} coins for {name} needs more than your {me.coins}")
-        return found
-    listed = "; ".join(f"left {w.left} right {w.right}" for w in options)
-    return Rejection("no_such_payment", f"{name} cannot be paid with left {cmd.left} right {cmd.right}; ways: {listed}")
+        if found is None:
+            listed = "; ".join(f"left {w.left} right {w.right}" for w in options)
+            return Rejection("no_such_payment",
+                             f"{name} cannot be paid with left {cmd.left} right {cmd.right}; ways: {listed}")
+    if found.total + bank > me.coins:
+        return Rejection("cannot_afford", f"paying {found.total + bank} coins for {name} needs more than your {me.coins}")
+    return found
 
 
 def _choose(state: State, play: Play) -> list[SevenWondersEvent]:

@@ -7,18 +7,22 @@ questions (who has which coins when) are played through the Table driver.
 from __future__ import annotations
 
 import itertools
+import random
 
 import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.contract import Rejection
+from games import get
+from games.contract import Rejection, Seed
+from games.fold import replay
 from games.seven_wonders import payment
 from games.seven_wonders.boards import BOARDS
 from games.seven_wonders.catalog import CATALOG, vec
 from games.seven_wonders.edifice import EDIFICE, ProduceOneOf
 from games.seven_wonders.events import TurnResolved
 from games.seven_wonders.payment import info, ways
+from games.seven_wonders.scoring import left_of, right_of
 from games.seven_wonders.state import City
 
 from .table import Table
@@ -548,6 +552,46 @@ def test_the_payment_search_finds_exactly_the_ways_the_rules_define(need, own, l
         assert any(all(x <= y for x, y in zip(w.from_right, r)) for r in rsell)
         assert (w.left, w.right) == (sum(a * p for a, p in zip(w.from_left, lp)),
                                      sum(a * p for a, p in zip(w.from_right, rp)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(_NEED, st.lists(_VEC, min_size=1, max_size=8), st.tuples(*[st.integers(1, 2)] * 7),
+       st.tuples(*[st.integers(1, 2)] * 7), st.lists(_VEC, min_size=1, max_size=4), st.lists(_VEC, min_size=1, max_size=4))
+def test_a_named_payment_is_found_as_the_listed_way_with_those_coins(need, own, lp, rp, lsell, rsell) -> None:
+    """§6: the referee checks a command's named payment with `_way_paying`, which stops
+    the search at the first purchase with those coins; for every coin pair it gives the
+    very Way (units included) that `_ways` lists with those coins, and None for a pair
+    `_ways` does not list."""
+    own, lsell, rsell = tuple(sorted(set(own))), tuple(sorted(set(lsell))), tuple(sorted(set(rsell)))
+    listed = {(w.left, w.right): w for w in payment._ways(need, own, lp, rp, lsell, rsell)}
+    for lc in range(0, 13):
+        for rc in range(0, 13):
+            assert payment._way_paying(need, own, lp, rp, lsell, rsell, lc, rc) == listed.get((lc, rc))
+
+
+def test_a_named_payment_checks_like_the_listed_ways_on_real_cities() -> None:
+    """§6 on the cities of played games: `way_paying` (the referee's path) agrees with
+    `ways` for every coin pair on the cards a city might build, cities that cover a cost
+    alone (the free way) and cities that cannot pay at all included."""
+    g = get("seven_wonders")
+    kinds = {"free": 0, "bought": 0, "none": 0}
+    for n in range(4):
+        state = replay(g, g.setup(g.presets["4p"], Seed(b"way-paying-%d" % n)))
+        rng = random.Random(n)
+        while g.result(state) is None:
+            seat = g.to_act(state)[0]
+            me, left, right = state.cities[seat], state.cities[left_of(seat, 4)], state.cities[right_of(seat, 4)]
+            for cid in rng.sample(_CARDS, 4):
+                need = CATALOG.need[cid]
+                listed = {(w.left, w.right): w for w in ways(need, me, left, right)}
+                kinds["free" if (0, 0) in listed else "bought" if listed else "none"] += 1
+                for lc in range(0, 7):
+                    for rc in range(0, 7):
+                        assert payment.way_paying(need, me, left, right, lc, rc) == listed.get((lc, rc))
+            cmd = rng.choice(g.legal_commands(state, seat))
+            for e in g.decide(state, seat, cmd):
+                state = g.evolve(state, e)
+    assert min(kinds.values()) >= 20, kinds
 
 
 def test_no_alternative_of_a_stage_produces_or_discounts() -> None:
