@@ -78,25 +78,24 @@ def _registry() -> Any:
     return registry
 
 
-class _Item:
-    """One command of the batch and, once known, its outcome."""
+class _Item(msgspec.Struct, gc=False):
+    """One command of the batch and, once known, its outcome.
 
-    __slots__ = ("msg_id", "command_id", "reply_to", "env", "outcome", "failed", "game", "sent_us", "based_on", "stamp",
-                 "fp", "settled")
+    (Not tracked by the cyclic GC: a batch's items live while it is decided and lands,
+    through many of the collector's young passes; nothing they hold refers back to them.)"""
 
-    def __init__(self, msg_id: bytes, command_id: str, reply_to: str) -> None:
-        self.msg_id = msg_id
-        self.command_id = command_id
-        self.reply_to = reply_to
-        self.env: CommandEnvelope | None = None
-        self.outcome: Outcome | None = None
-        self.failed: str | None = None  # why handling raised (a bug): left pending
-        self.game: GameDef | None = None
-        self.sent_us = 0
-        self.based_on = 0  # the log version a decision was taken on
-        self.stamp = (0, 0)  # (epoch, generation) of the cached state it was decided on
-        self.fp = ""  # protocol.fingerprint of the command, once decoded
-        self.settled = False  # outcome, XACK and latency written by the append script
+    msg_id: bytes
+    command_id: str
+    reply_to: str
+    env: CommandEnvelope | None = None
+    outcome: Outcome | None = None
+    failed: str | None = None  # why handling raised (a bug): left pending
+    game: GameDef | None = None
+    sent_us: int = 0
+    based_on: int = 0  # the log version a decision was taken on
+    stamp: tuple[int, int] = (0, 0)  # (epoch, generation) of the cached state it was decided on
+    fp: str = ""  # protocol.fingerprint of the command, once decoded
+    settled: bool = False  # outcome, XACK and latency written by the append script
 
     def reject(self, game_id: str, code: str, message: str) -> None:
         self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)
@@ -106,7 +105,7 @@ class _Item:
                                      "give every command a new id (a retry resends the same command)")
 
 
-_Decided = tuple[str, _Item, "list[Envelope] | None"]
+_Decided = tuple[str, _Item, "tuple[Envelope, ...] | None"]
 """A decision: game id, the command, and its envelopes (None: refused)."""
 
 REUSED = "command_id_reused"
@@ -399,7 +398,7 @@ class Referee:
                 self._forget(game_id)
         return retry
 
-    def _decide(self, it: _Item, table: Table | None) -> tuple[list[Envelope], Table] | None:
+    def _decide(self, it: _Item, table: Table | None) -> tuple[tuple[Envelope, ...], Table] | None:
         """Decide one command on `table`: its envelopes and the table after them, or None."""
         env, game = it.env, it.game
         assert env is not None and game is not None
@@ -443,7 +442,7 @@ class Referee:
             return None
         return self._seal(it, table, out, env.seat)
 
-    def _open(self, it: _Item, table: Table | None) -> tuple[list[Envelope], Table] | None:
+    def _open(self, it: _Item, table: Table | None) -> tuple[tuple[Envelope, ...], Table] | None:
         env, game = it.env, it.game
         assert env is not None and game is not None
         if table is not None and table.version > 0:
@@ -488,7 +487,7 @@ class Referee:
         )
         return self._seal(it, empty(env.game_id, game), [opened, *opening], -1)
 
-    def _seal(self, it: _Item, table: Table, events: list[Any], seat: int) -> tuple[list[Envelope], Table]:
+    def _seal(self, it: _Item, table: Table, events: list[Any], seat: int) -> tuple[tuple[Envelope, ...], Table]:
         """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends."""
         game, game_id = table.game, table.game_id
         gcodec = codec(game)
@@ -518,7 +517,7 @@ class Referee:
                 envelopes.append(link(prev, seq, tag, v, -1, data))
         after = Table(game_id=game_id, game=game, state=state, version=seq,
                       last_hash=envelopes[-1].hash, opened=opened, seed=seed)
-        return envelopes, after
+        return tuple(envelopes), after  # a tuple of untracked Structs: the GC lets go of it
 
     # ------------------------------------------------------------------ state cache
     def _forget(self, game_id: str) -> None:
