@@ -223,11 +223,8 @@ def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, ls
         if not any(m):
             found[(0, 0)] = _FREE
             continue
-        # Only the types in m matter (a purchase is 0 elsewhere): the search runs on the
-        # vectors cut down to those types, which many cities and costs share.
-        idx, cut = _types(m)
-        for lc, rc, fl, fr in _purchases(cut(m), cut(left_price), cut(right_price),
-                                         tuple(dict.fromkeys(map(cut, lsell))), tuple(dict.fromkeys(map(cut, rsell)))):
+        idx, bought = _purchases_of(m, left_price, right_price, lsell, rsell)
+        for lc, rc, fl, fr in bought:
             if (lc, rc) not in found:
                 found[(lc, rc)] = Way(lc, rc, _widen(idx, fl), _widen(idx, fr))
     return tuple(sorted(found.values(), key=_order))
@@ -251,12 +248,21 @@ def _way_paying(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: V
     for m in _shortfalls(need, own):
         if not any(m):  # the city covers it alone (then the only minimal shortfall)
             return _FREE if to_left == to_right == 0 else None
-        idx, cut = _types(m)
-        for lc, rc, fl, fr in _purchases(cut(m), cut(left_price), cut(right_price),
-                                         tuple(dict.fromkeys(map(cut, lsell))), tuple(dict.fromkeys(map(cut, rsell)))):
+        idx, bought = _purchases_of(m, left_price, right_price, lsell, rsell)
+        for lc, rc, fl, fr in bought:
             if lc == to_left and rc == to_right:
                 return Way(lc, rc, _widen(idx, fl), _widen(idx, fr))
     return None
+
+
+def _purchases_of(m: Vec, left_price: Vec, right_price: Vec, lsell: tuple[Vec, ...], rsell: tuple[Vec, ...]
+                  ) -> tuple[tuple[int, ...], tuple[tuple[int, int, tuple[int, ...], tuple[int, ...]], ...]]:
+    """The types of shortfall `m` and `_purchases` of it. Only those types matter (a
+    purchase is 0 elsewhere): the search runs on the vectors cut down to them, which many
+    cities and costs share."""
+    idx, cut = _types(m)
+    return idx, _purchases(cut(m), cut(left_price), cut(right_price), tuple(dict.fromkeys(map(cut, lsell))),
+                           tuple(dict.fromkeys(map(cut, rsell))))
 
 
 def _order(w: Way) -> tuple[int, int, int]:

@@ -222,8 +222,8 @@ def _source_saving(m: Market, need: Vec, lacking: int) -> int:
 
 
 _MARKETS: Memo[tuple[Supply, Vec, bool, bool], Market] = Memo(MAX_ENTRIES)
-"""Markets shared by buyers in the same situation; the oldest leave one at a time
-(`games.memo`: emptied whole when full, they were all freed in one pause)."""
+"""Markets shared by buyers in the same situation; once full, the oldest leave one at a
+time (`games.memo`), never all at once."""
 
 
 @lru_cache(maxsize=MAX_ENTRIES)
