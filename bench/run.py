@@ -92,8 +92,10 @@ def python_speed(steps: int = 2_000_000) -> float:
 
 REPEATS = 5
 """(a) and (b) are measured this many times each, alternately; the figures are medians."""
-AOF_PAIRS = 3
-"""(d): drains with the AOF off and on, alternately, this many of each. The drains of (b),
+AOF_PAIRS = 5
+"""(d): drains with the AOF off and on, alternately, this many of each (three until
+2026-12-01: with single drains varying by ±10%, six runs of one code printed 84-102%,
+mean 93.5%; medians of five wander less). The drains of (b),
 with the AOF on too, are not among them: they run in another phase of the run, beside
 (a): in one run of 2026-11-30 they went at 18.4-19.7k commands/s and those of (d) at
 23.5-24.6k with the AOF on and off alike, and the bench printed 78% for the AOF where its
