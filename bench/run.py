@@ -455,9 +455,9 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
             writer.close()
         offered = len(envs) / (time.perf_counter() - t0)
         await asyncio.wait_for(task, 60)
-        steady = [(g, sent[k], entered[k]) for k, g in enumerate(got_at) if k >= skip and g is not None]  # all are
-        measured = [g[0] - t for g, t, _ in steady]
-        inside = [g[1] - e for g, _, e in steady]
+        steady = [(got_at[k], sent[k], entered[k]) for k in range(skip, n)]  # read() ends once all are answered
+        measured = [g[0] - t for g, t, _ in steady]  # type: ignore[index]
+        inside = [g[1] - e for g, _, e in steady]  # type: ignore[index]
         return Latency(p50=_pct(measured, 0.5) / 1e6, p99=_pct(measured, 0.99) / 1e6, offered=offered,
                        sender_lag_p99=_pct(lag, 0.99) * 1e3, inside_p50=_pct(inside, 0.5),
                        inside_p99=_pct(inside, 0.99))
