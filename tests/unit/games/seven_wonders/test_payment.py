@@ -487,8 +487,7 @@ def test_a_citys_production_derived_step_by_step_equals_the_whole_computation(
 
 def test_a_full_production_cache_lets_its_oldest_cities_go_one_at_a_time() -> None:
     """The cache never empties whole (that freed 8,192 productions in one 4.9 ms pause):
-    past its limit each new city pushes out the oldest one, and the city one structure
-    smaller stays there for the next turn's derivation."""
+    past its limit each new city pushes out the oldest one, and the latest stay."""
     payment._info.cache_clear()
     limit = payment._infos.limit
     board = sorted(BOARDS)[0]
