@@ -6,21 +6,18 @@ The only module of `events` that imports redis. It needs a client created with
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any, Literal
 
 import msgspec
 import redis.asyncio as aioredis
-from hiredis import pack_command
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events import keys
 from events.codec import envelope_from_fields
 from events.envelope import Envelope
+from events.held import NOT_SENT, HeldConnection
 
 _SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
 _STATUS: tuple[Literal["ok", "conflict", "duplicate", "rejected", "reused"], ...] = (
@@ -138,10 +135,7 @@ class EventStore:
         self.feed_maxlen = feed_maxlen
         self.done_ttl = done_ttl
         self._sha: str | None = None
-        self._pool = getattr(redis, "connection_pool", None)
-        self._conn: Any = None  # the append script's own connection (see _script)
-        self._conn_busy = False
-        self._timeout: float | None = None
+        self._held = HeldConnection(redis)  # the append script's own connection (see _script)
         self._checked: dict[str, int] = {}  # reply streams found in a shard's slot (key -> shard)
 
     def shard(self, game_id: str) -> int:
@@ -298,43 +292,17 @@ class EventStore:
             return await self._script(self._sha, keys_, args)
 
     async def _script(self, sha: str, keys_: list[str], args: list[Any]) -> Any:
-        """EVALSHA on a connection of the store's own; through the client (its pool and
-        its retries) while that connection is in use (two shards landing at once), when
-        it has just failed, or when the client has no pool.
-
-        A referee calls the append script once a batch, and at moderate load batches are
-        small, so a call's fixed cost counts. Measured by callgrind on the same call:
-        redis-py's `execute_command` 339k instructions (a pool checkout that also checks
-        the socket is idle, the retry wrapper, its observability hooks, its socket timeout
-        as a task per send and a context per read, its Python packer); on a held connection
-        228k; with the timeout as one timer 197k; packed by hiredis 101k. A call sent again
-        after a lost connection may have run the first time: the items' command ids make
-        that a duplicate, answered from its record, as when redis-py retries a call itself."""
-        pool = self._pool
-        if not self._conn_busy and pool is not None:
-            self._conn_busy = True
-            try:
-                if self._conn is None:
-                    # Taken from the pool for good: the client's aclose() disconnects it too.
-                    conn = await pool.get_connection()
-                    # Its socket timeout (redis-py 8: 5 s) is kept over the whole call, as one
-                    # timer (see above).
-                    self._timeout = conn.socket_timeout
-                    conn.socket_timeout = None
-                    self._conn = conn
-                conn = self._conn
-                async with asyncio.timeout(self._timeout):
-                    # Packed by hiredis (C) rather than redis-py's Python packer: the same bytes.
-                    await conn.send_packed_command(pack_command(("EVALSHA", sha, len(keys_), *keys_, *args)))
-                    return await conn.read_response()
-            except (RedisConnectionError, RedisTimeoutError, TimeoutError):
-                # redis-py has closed the connection (as on any failure or cancellation
-                # mid-call, so no reply is left on it for the next call): sent again
-                # below, and the connection connects anew on its next call.
-                pass
-            finally:
-                self._conn_busy = False
-        return await self._redis.evalsha(sha, len(keys_), *keys_, *args)
+        """EVALSHA on a connection of the store's own (`events.held`: a referee calls the
+        append script once a batch, and at moderate load batches are small, so a call's
+        fixed cost counts); through the client, with its pool and its retries, while that
+        connection is in use (two shards landing at once), when it has just failed, or when
+        the client has no pool. A call sent again after a lost connection may have run the
+        first time: the items' command ids make that a duplicate, answered from its record,
+        as when redis-py retries a call itself."""
+        got = await self._held.call("EVALSHA", sha, len(keys_), *keys_, *args)
+        if got is NOT_SENT:
+            got = await self._redis.evalsha(sha, len(keys_), *keys_, *args)
+        return got
 
     async def ensure_group(self, stream: str, group: str, start_id: str = "0") -> None:
         """Create a consumer group (and the stream if missing); a no-op if it exists."""
