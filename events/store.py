@@ -1,7 +1,7 @@
 """The event log on Redis Streams: read, append (one atomic script), and feed helpers.
 
-The only module of `events` that imports redis. It needs a client created with
-`decode_responses=False`: payloads are stored and hashed as exact bytes.
+With its helper `events.held`, the only module of `events` that imports redis. It needs a
+client created with `decode_responses=False`: payloads are stored and hashed as exact bytes.
 """
 
 from __future__ import annotations
