@@ -31,6 +31,12 @@ class ReadsHeld(aioredis.Redis):
     delivered entries the first time: they stay pending under this consumer until the
     claimer takes them over, as when redis-py retries a read itself."""
 
+    @classmethod
+    def over(cls, plain: aioredis.Redis) -> ReadsHeld:
+        """A client on `plain`'s pool, which it takes over (closing it closes the pool)."""
+        plain.auto_close_connection_pool = False
+        return cls.from_pool(plain.connection_pool)
+
     async def xreadgroup(self, groupname: Any, consumername: Any, streams: Any, count: int | None = None,
                          block: int | None = None, noack: bool = False, **more: Any) -> Any:
         if more or noack or not isinstance(streams, dict) or len(streams) != 1:
@@ -58,9 +64,7 @@ class _State(RedisConnectionState):
     __slots__ = ()
 
     async def connect(self) -> aioredis.Redis:
-        plain = await super().connect()
-        plain.auto_close_connection_pool = False  # the pool is the new client's to close
-        self._client = ReadsHeld.from_pool(plain.connection_pool)
+        self._client = ReadsHeld.over(await super().connect())
         return self._client
 
 

@@ -19,9 +19,7 @@ STREAM = "test:held:stream"
 
 def held_client() -> ReadsHeld:
     """A ReadsHeld client of the test database, made as the broker makes its own."""
-    plain = aioredis.from_url(db_url())
-    plain.auto_close_connection_pool = False  # the pool is the new client's to close
-    return ReadsHeld.from_pool(plain.connection_pool)
+    return ReadsHeld.over(aioredis.from_url(db_url()))
 
 
 async def _fill(r: aioredis.Redis, n: int) -> list[bytes]:
