@@ -119,6 +119,43 @@ async def _set_aof(url: str, on: bool) -> None:
         await r.aclose()
 
 
+def cpu_ticks(stat: str | None = None) -> dict[int, tuple[int, int]]:
+    """Per CPU: (all its ticks, the ticks the host took from it: "steal") from /proc/stat
+    (or `stat`, its text); empty where there is none (not Linux)."""
+    if stat is None:
+        try:
+            stat = Path("/proc/stat").read_text()
+        except OSError:
+            return {}
+    out: dict[int, tuple[int, int]] = {}
+    for line in stat.splitlines():
+        name, *fields = line.split()
+        if name.startswith("cpu") and name[3:].isdigit():
+            ticks = [int(x) for x in fields]
+            # user nice system idle iowait irq softirq steal [guest guest_nice]: the guest
+            # fields are counted inside user and nice already, so they are left out.
+            out[int(name[3:])] = (sum(ticks[:8]), ticks[7] if len(ticks) > 7 else 0)
+    return out
+
+
+def steal_share(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, int]]) -> dict[int, float]:
+    """Per CPU, the share of its time the host took (steal) between two `cpu_ticks`."""
+    share: dict[int, float] = {}
+    for cpu, (total, stolen) in after.items():
+        if cpu in before and total > before[cpu][0]:
+            share[cpu] = (stolen - before[cpu][1]) / (total - before[cpu][0])
+    return share
+
+
+def _steal_text(share: dict[int, float]) -> str:
+    return ", ".join(f"CPU {c} {v:.0%}" for c, v in sorted(share.items())) or "not known here"
+
+
+def _median_steal(drains: list[Drain]) -> dict[int, float]:
+    cpus = set.intersection(*(set(d.steal) for d in drains)) if drains else set()
+    return {c: statistics.median(d.steal[c] for d in drains) for c in cpus}
+
+
 def _pin(pid: int, cpus: set[int] | None) -> None:
     """Restrict a process (0: this one) to `cpus`; nothing if None or not supported."""
     if cpus is not None and hasattr(os, "sched_setaffinity"):
@@ -234,6 +271,7 @@ class Drain(NamedTuple):
     redis_us: float
     referee_busy: float
     redis_busy: float
+    steal: dict[int, float]  # per CPU, the share of its time the host took during the drain
 
 
 async def _redis_cpu(r: aioredis.Redis) -> float:
@@ -260,6 +298,7 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
     await referee.preload(game_ids)
     redis0 = await _redis_cpu(r)
     cpu0 = time.process_time()  # this process is the referee's while it drains
+    ticks0 = cpu_ticks()
     t0 = time.perf_counter()
     await svc.start()
     # Done when the referee has sent every outcome (its own count; reading the replies
@@ -269,6 +308,7 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
         await asyncio.sleep(0.002)
     wall = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
+    steal = steal_share(ticks0, cpu_ticks())
     redis = await _redis_cpu(r) - redis0
     await svc.stop()
     outcomes: list = []
@@ -278,7 +318,7 @@ async def referee_drain(url: str, games: int, players: int, commands: int, tag: 
     rejected = sum(isinstance(o, Rejected) for o in outcomes)
     await r.aclose()
     n = len(envs)
-    return Drain(n / wall, rejected, cpu / n * 1e6, redis / n * 1e6, cpu / wall, redis / wall)
+    return Drain(n / wall, rejected, cpu / n * 1e6, redis / n * 1e6, cpu / wall, redis / wall, steal)
 
 
 WARMUP_S = 1.0
@@ -297,6 +337,7 @@ class Latency(NamedTuple):
     sender_lag_p99: float  # how late the sender published against its schedule
     inside_p50: float  # the command's cmd:{s} entry → its reply entry (Redis's clock, 1 ms steps)
     inside_p99: float
+    steal: dict[int, float]  # per CPU, the share of its time the host took while measured
 
 
 def _resp(*parts: bytes) -> bytes:
@@ -438,10 +479,13 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
         lag: list[float] = []
         t0 = time.perf_counter()
         i = 0
+        ticks0: dict[int, tuple[int, int]] | None = None
         try:
             while i < len(envs):
                 now_s = time.perf_counter()
                 due_n = min(len(envs), int((now_s - t0) / interval) + 1)
+                if ticks0 is None and due_n > skip:
+                    ticks0 = cpu_ticks()  # the measured commands begin
                 if due_n > i:
                     lag.append(now_s - (t0 + i * interval))
                     published = int(time.perf_counter() * 1e9)
@@ -450,17 +494,18 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
                     writer.write(b"".join(packed[i:due_n]))
                     i = due_n
                 await asyncio.sleep(0.001)
+            offered = len(envs) / (time.perf_counter() - t0)
             await asyncio.wait_for(acks, 30)
+            await asyncio.wait_for(task, 60)  # every measured command answered
+            steal = steal_share(ticks0 or {}, cpu_ticks())
         finally:
             writer.close()
-        offered = len(envs) / (time.perf_counter() - t0)
-        await asyncio.wait_for(task, 60)
         steady = [(got_at[k], sent[k], entered[k]) for k in range(skip, n)]  # read() ends once all are answered
         measured = [g[0] - t for g, t, _ in steady]  # type: ignore[index]
         inside = [g[1] - e for g, _, e in steady]  # type: ignore[index]
         return Latency(p50=_pct(measured, 0.5) / 1e6, p99=_pct(measured, 0.99) / 1e6, offered=offered,
                        sender_lag_p99=_pct(lag, 0.99) * 1e3, inside_p50=_pct(inside, 0.5),
-                       inside_p99=_pct(inside, 0.99))
+                       inside_p99=_pct(inside, 0.99), steal=steal)
     finally:
         gc.unfreeze()
         proc.send_signal(signal.SIGINT)
@@ -507,7 +552,8 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
         console.print(f"(b) referee drain: {', '.join(f'{x:,.0f}' for x in refs)} commands/s "
                       f"({sum(d.rejected for d in drains)} rejected); CPU a command (medians): the referee "
                       f"{med('referee_us'):.1f} µs ({med('referee_busy'):.0%} busy), Redis {med('redis_us'):.1f} µs "
-                      f"({med('redis_busy'):.0%} busy)")
+                      f"({med('redis_busy'):.0%} busy); the host took {_steal_text(_median_steal(drains))} "
+                      "(steal time, medians)")
         if pinned:
             _pin(0, {redis_cpu})
         lat = await latency_at(url, ref / 2, games, players, latency_seconds,
@@ -517,7 +563,8 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
         p50, p99 = lat.p50, lat.p99
         console.print(f"(c) latency at {lat.offered:,.0f} commands/s offered: p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
                       f"command entry → reply entry p50 {lat.inside_p50} ms, p99 {lat.inside_p99} ms (Redis's "
-                      f"clock, 1 ms steps); the sender published up to {lat.sender_lag_p99:.1f} ms late (p99)")
+                      f"clock, 1 ms steps); the sender published up to {lat.sender_lag_p99:.1f} ms late (p99); "
+                      f"the host took {_steal_text(lat.steal)} of the CPUs' time while measured (steal time)")
         off = None
         if aof:
             # Alternately off and on (the machine's speed drifts between runs), in the order
@@ -541,6 +588,8 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
         t.add_row("referee / raw", f"{ref / raw:.0%}", "≥ 40%")
         t.add_row("p50 at half load (ms)", f"{p50:.2f}", "")
         t.add_row("p99 at half load (ms)", f"{p99:.2f}", "< 10")
+        if lat.steal:
+            t.add_row("host steal during (c), worst CPU", f"{max(lat.steal.values()):.0%}", "")
         if off:
             t.add_row("AOF everysec / AOF off (medians)", f"{on / off:.0%}", "≥ 90%")
         console.print(t)

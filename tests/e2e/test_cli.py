@@ -74,6 +74,10 @@ def test_bench_prints_every_figure_against_its_target(tmp_path):
     # where a drain's CPU went: the referee's and Redis's, per command
     assert re.search(r"CPU a command \(medians\): the referee [\d.]+ µs \(\d+% busy\), Redis [\d.]+ µs", flat), flat
     assert "machine: a Python loop step takes" in flat
+    # what the host (hypervisor) took of each CPU, beside the drains' and the latency's figures
+    steal = r"the host took (CPU \d+ \d+%(, CPU \d+ \d+%)*|not known here)"
+    assert re.search(steal + r" \(steal time, medians\)", flat), flat
+    assert re.search(steal + r" of the CPUs' time while measured", flat), flat
 
 
 def test_a_script_plays_from_a_fixture_with_the_edifice_expansion(tmp_path):
