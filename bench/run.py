@@ -133,7 +133,7 @@ def cpu_ticks(stat: str | None = None) -> dict[int, tuple[int, int]]:
             return {}
     out: dict[int, tuple[int, int]] = {}
     for line in stat.splitlines():
-        name, *fields = line.split()
+        name, *fields = line.split() or ("",)
         if name.startswith("cpu") and name[3:].isdigit():
             ticks = [int(x) for x in fields]
             # user nice system idle iowait irq softirq steal [guest guest_nice]: the guest

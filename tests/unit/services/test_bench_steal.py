@@ -30,6 +30,7 @@ def test_steal_share_is_stolen_ticks_over_all_ticks_between_the_readings():
 def test_no_reading_gives_no_figure_rather_than_a_made_up_one():
     assert steal_share({}, cpu_ticks(AFTER)) == {}
     assert cpu_ticks("") == {}
+    assert cpu_ticks("\n" + BEFORE) == cpu_ticks(BEFORE)  # a blank line is no CPU
 
 
 def test_this_machine_reads_if_it_is_linux():
