@@ -1,5 +1,5 @@
 """games.memo: bounded memos that free one entry at a time, and the bound on every memo of
-the rules (README "Service benchmark": a memo emptied whole when full paused a command for
+the rules (bench/RESULTS.md, 2026-12-01: a memo emptied whole when full paused a command for
 4.9 ms every 1.6 s at half load)."""
 
 from __future__ import annotations
