@@ -7,7 +7,8 @@ malformed row fails naming the file and the row). Every row carries `ref`, the s
 reference's mark: C/C1 confirmed, X conflicting sources (the recommended value, with the
 alternative beside it in `alternative`), P placeholder (Ur and Carthage: one unverified
 fan data file, §12.2; the reference says to keep them disabled until the printed boards
-are checked).
+are checked), I the reference's recommended interpretation where the rulebook is silent
+(§14, listed as "interpretation" in §16.1).
 
 The rules that use it are in rules.py, evolve.py and scoring.py (option `edifice`).
 """
@@ -32,7 +33,7 @@ from games.seven_wonders.catalog import (
     _Effect,
 )
 
-Mark = Literal["C", "C1", "X", "P"]
+Mark = Literal["C", "C1", "X", "P", "I"]
 
 
 class _Reward(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_unknown_fields=True):

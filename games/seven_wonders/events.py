@@ -238,8 +238,20 @@ class EdificePawnTaken(Event, tag="edifice_pawn_taken"):
     age: int
 
 
+class EdificePenaltyChosen(Event, tag="edifice_penalty_chosen"):
+    """A penalised seat's choice while others still owe theirs (§5.2 B6: the penalties are
+    resolved simultaneously): kept hidden until every penalised seat has chosen, then paid
+    by one `EdificePenaltyPaid` per seat."""
+
+    version: ClassVar[int] = 1
+    seat: int
+    card: str | None = None
+    tokens: tuple[int, ...] = ()
+
+
 class EdificePenaltyPaid(Event, tag="edifice_penalty_paid"):
-    """A penalised seat's choice (§5.2): the card it discarded, or the tokens it returned."""
+    """A penalised seat's choice (§5.2), paid: the card it discarded, or the tokens it
+    returned. (Logs of rules version 1 open a decision per seat and pay each at once.)"""
 
     version: ClassVar[int] = 1
     seat: int
@@ -251,5 +263,5 @@ SevenWondersEvent = (
     GameCreated | AgeStarted | CardChosen | TurnResolved | LastCardsDiscarded | DecisionOpened
     | SeventhCardPlayed | DiscardBuilt | DiscardBuildSkipped | HandsPassed | MilitaryResolved | GameEnded
     | FreeCityCardDrawn | EdificesDrawn | EdificeJoined | EdificeCompleted | EdificeFailed | EdificePenaltyPaid
-    | EdificePawnTaken
+    | EdificePawnTaken | EdificePenaltyChosen
 )

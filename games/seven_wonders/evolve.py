@@ -18,6 +18,7 @@ from games.seven_wonders.events import (
     EdificeFailed,
     EdificeJoined,
     EdificePawnTaken,
+    EdificePenaltyChosen,
     EdificePenaltyPaid,
     EdificesDrawn,
     FreeCityCardDrawn,
@@ -121,11 +122,18 @@ def evolve(state: State, event: SevenWondersEvent) -> State:
             c = cities[event.seat]
             cities[event.seat] = replace(c, box_pawns=c.box_pawns + (event.age,))
             return replace(state, cities=tuple(cities))
+        case EdificePenaltyChosen():
+            # (a decision opened by a rules-version-1 log mid-penalty closes with the choice)
+            opened = state.pending is not None and state.pending.seat == event.seat
+            return replace(state, picks=state.picks + ((event.seat, event.card, event.tokens),),
+                           pending=None if opened else state.pending)
         case EdificePenaltyPaid():
             cities = list(state.cities)
             cities[event.seat] = _give_up(cities[event.seat], event.card, event.tokens)
             pile = state.discard + ((event.card,) if event.card is not None else ())
-            return replace(state, cities=tuple(cities), discard=pile, pending=None)
+            due = tuple(d for d in state.due if d.kind != "edifice_penalty" or d.seat != event.seat)
+            picks = tuple(p for p in state.picks if p[0] != event.seat)
+            return replace(state, cities=tuple(cities), discard=pile, pending=None, due=due, picks=picks)
         case GameEnded():
             return replace(state, phase="over", scores=event.scores, categories=event.categories,
                            final_coins=event.coins, choices=event.choices)

@@ -56,6 +56,7 @@ from games.seven_wonders.events import (
     EdificeFailed,
     EdificeJoined,
     EdificePawnTaken,
+    EdificePenaltyChosen,
     EdificePenaltyPaid,
     FreeCityCardDrawn,
     GameEnded,
@@ -98,9 +99,12 @@ def holder(state: State) -> int:
 
 def to_act(state: State) -> tuple[int, ...]:
     """Seats that must act: every seat yet to choose (the Free City's controller until it
-    has chosen for both cities), or the owner of a pending decision."""
+    has chosen for both cities), the owner of a pending decision, or every seat that still
+    owes its choice of a failed edifice's penalty (they choose at once, Edifice B6)."""
     if state.pending is not None:
         return (state.pending.seat,)
+    if state.due and state.due[0].kind == "edifice_penalty":
+        return owing(state)
     if state.phase == "choose":
         seats = [i for i in range(state.players) if state.chosen[i] is None]
         fc = free_city(state)
@@ -108,6 +112,12 @@ def to_act(state: State) -> tuple[int, ...]:
             seats = sorted([*seats, holder(state)])
         return tuple(seats)
     return ()
+
+
+def owing(state: State) -> tuple[int, ...]:
+    """The seats that owe a failed edifice's penalty choice and have not made it (B6)."""
+    picked = {p[0] for p in state.picks}
+    return tuple(sorted(d.seat for d in state.due if d.kind == "edifice_penalty" and d.seat not in picked))
 
 
 def slot(state: State, seat: int) -> tuple[int, tuple[str, ...], int]:
@@ -141,6 +151,8 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
         if state.phase == "choose" and state.pending is None:
             return Rejection("already_chosen", "you have already chosen your card for this turn")
         return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
+    if state.pending is None and state.due and state.due[0].kind == "edifice_penalty":
+        return _pay_penalty(state, seat, cmd)
     city, cards, owner = slot(state, seat)
     if getattr(cmd, "free_city", False) != (city != seat):
         if city != seat:
@@ -161,13 +173,13 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
             play = _play(state, city, cmd, cards, owner)
             if isinstance(play, Rejection):
                 return play
-            if state.pending is not None:  # Babylon B's 7th card (§11.5); a stage may join (Edifice A7)
-                seventh = SeventhCardPlayed(play=play, coins=_settle(state, [play]))
-                return _advance(state, [seventh, *_joined(evolve(state, seventh), (play,))])
-            if city != seat:
+            if city != seat:  # the Free City's rules hold for its 7th card too (§12, §15 #16)
                 forced = _free_city_forced(state, city, cards, play)
                 if forced is not None:
                     return forced
+            if state.pending is not None:  # Babylon B's 7th card (§11.5); a stage may join (Edifice A7)
+                seventh = SeventhCardPlayed(play=play, coins=_settle(state, [play]))
+                return _advance(state, [seventh, *_joined(evolve(state, seventh), (play,))])
             return _choose(state, play)
         case BuildFromDiscard() | Decline():
             return Rejection("no_pending_decision", "there is no discard-pile decision to answer now")
@@ -525,6 +537,8 @@ def _advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWo
             if d.kind == "discard_build" and not eligible_discards(state, city):
                 push(DiscardBuildSkipped(seat=city, reason="nothing_eligible"))
                 continue
+            if d.kind == "edifice_penalty":
+                break  # every seat that owes one chooses at once (B6): to_act lists them
             push(DecisionOpened(seat=d.seat, kind=d.kind, city=d.city))
             break
         if state.turn < TURNS:
@@ -623,14 +637,33 @@ def _pay_penalty(state: State, seat: int, cmd: Command_) -> list[SevenWondersEve
         cid = find_card(tuple(penalty_cards(city, pen.colour)), cmd.card)
         if cid is None:
             return Rejection("not_eligible", f"{_name(cmd.card)} is not one of your {pen.colour} structures")
-        return _advance(state, [EdificePenaltyPaid(seat=seat, card=cid)])
+        return _penalty_chosen(state, seat, cid, ())
     assert isinstance(pen, LoseVictoryTokens)
     if not isinstance(cmd, ReturnTokens):
         return Rejection("decision_pending", f"return {pen.count} of your victory tokens (the edifice failed)")
     chosen = tuple(sorted(cmd.tokens))
     if chosen not in penalty_token_sets(city, pen.count):
         return Rejection("not_eligible", f"return {pen.count} victory tokens you hold, by value")
-    return _advance(state, [EdificePenaltyPaid(seat=seat, tokens=chosen)])
+    return _penalty_chosen(state, seat, None, chosen)
+
+
+def _penalty_chosen(state: State, seat: int, card: str | None, tokens: tuple[int, ...]) -> list[SevenWondersEvent]:
+    """B6: the penalties are resolved simultaneously. A choice is kept hidden while another
+    seat still owes one; the last choice pays them all, in seat order, then the turn goes on
+    (the conflicts count the cities without what they gave up)."""
+    if any(s != seat for s in owing(state)):
+        return [EdificePenaltyChosen(seat=seat, card=card, tokens=tokens)]
+    picks = sorted([*state.picks, (seat, card, tokens)])
+    return _advance(state, [EdificePenaltyPaid(seat=s, card=c, tokens=t) for s, c, t in picks])
+
+
+def _penalty_commands(state: State, city: int) -> list[Command_]:
+    """The ways `city` may pay the failed edifice's penalty it owes (§5.2)."""
+    pen = EDIFICE.cards[state.edifices[state.age - 1]].penalty
+    if isinstance(pen, DiscardOwnCard):
+        return [GiveUp(card=CATALOG.key[c]) for c in penalty_cards(state.cities[city], pen.colour)]
+    assert isinstance(pen, LoseVictoryTokens)
+    return [ReturnTokens(tokens=list(t)) for t in penalty_token_sets(state.cities[city], pen.count)]
 
 
 def eligible_discards(state: State, seat: int) -> list[str]:
@@ -668,18 +701,16 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
     the plays it is allowed: a chain card is built, a discard only when nothing is playable."""
     if seat not in to_act(state) or state.phase == "over":
         return []
+    if state.pending is None and state.due and state.due[0].kind == "edifice_penalty":
+        return _penalty_commands(state, seat)
     city, cards, _ = slot(state, seat)
     fc = city != seat
-    if state.pending is not None and state.pending.kind == "edifice_penalty":
-        pen = EDIFICE.cards[state.edifices[state.age - 1]].penalty
-        if isinstance(pen, DiscardOwnCard):
-            return [GiveUp(card=CATALOG.key[c]) for c in penalty_cards(state.cities[city], pen.colour)]
-        assert isinstance(pen, LoseVictoryTokens)
-        return [ReturnTokens(tokens=list(t)) for t in penalty_token_sets(state.cities[city], pen.count)]
+    if state.pending is not None and state.pending.kind == "edifice_penalty":  # a rules-version-1 log
+        return _penalty_commands(state, city)
     if state.pending is not None and state.pending.kind == "discard_build":
         keys = sorted({CATALOG.key[c] for c in eligible_discards(state, city)})
         return [*(BuildFromDiscard(card=k, free_city=fc) for k in keys), Decline(free_city=fc)]
-    forced = fc and state.pending is None  # the Free City's ordinary choice (§12)
+    forced = fc  # the Free City's choice, its 7th card included (§12, §15 #16)
     me, left, right = _neighbours(state, city)
     names = info(me).names
     side = BOARDS[me.wonder].sides[me.side]

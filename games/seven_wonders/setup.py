@@ -20,7 +20,7 @@ from games.seven_wonders.events import (
     WonderPick,
 )
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 EXTRA_DATA = EDIFICE.wonders
 """Edifice's placeholder boards (Ur, Carthage) as the data describes them."""
 HAND = 7  # §3

@@ -47,6 +47,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     chosen: tuple[Play | None, ...] = ()
     due: tuple[Due, ...] = ()
     pending: Due | None = None
+    picks: tuple[tuple[int, str | None, tuple[int, ...]], ...] = ()
+    """Edifice penalties chosen so far (seat, card, tokens), hidden until all are in (B6)."""
     last_discarded: bool = False
     scores: tuple[tuple[int, ...], ...] = ()
     categories: tuple[str, ...] = ()

@@ -15,7 +15,7 @@ from games.seven_wonders.boards import BOARDS, EXTRA
 from games.seven_wonders.catalog import CATALOG
 from games.seven_wonders.edifice import EDIFICE
 from games.seven_wonders.events import Play
-from games.seven_wonders.rules import free_city, holder, to_act
+from games.seven_wonders.rules import free_city, holder, owing, slot, to_act
 from games.seven_wonders.scoring import result, shields
 from games.seven_wonders.state import State
 
@@ -81,6 +81,9 @@ def view(state: State, seat: int | None) -> View:
     mine = seat is not None and 0 <= seat < state.players
     own = mine and state.pending is not None and state.pending.seat == seat
     pending = state.pending.kind if own else None  # type: ignore[union-attr]
+    if mine and state.pending is None and state.due and state.due[0].kind == "edifice_penalty":
+        # every seat owing a penalty chooses at once; what others chose stays hidden (B6)
+        pending = "edifice_penalty" if seat in owing(state) else None
     fc = free_city(state)
     holds = holder(state) if fc is not None and state.phase == "choose" else None
     ed = bool(state.edifices)
@@ -106,7 +109,9 @@ def view(state: State, seat: int | None) -> View:
         to_act=to_act(state),
         cities=cities,
         discard_size=len(state.discard),
-        hand=tuple(sorted(state.hands[seat])) if mine and state.hands else None,
+        # the cards the seat decides on: its hand, or the Free City's last card when the
+        # controller plays it (Babylon B, §15 #16)
+        hand=tuple(sorted(state.hands[slot(state, seat)[2] if own else seat])) if mine and state.hands else None,
         choice=state.chosen[seat] if mine and state.chosen else None,
         pending=pending,
         pending_city=(state.pending.city if own else None),  # type: ignore[union-attr]
@@ -170,7 +175,8 @@ def render(v: View) -> str:
     if v.free_city_choice is not None:
         lines.append(f"Free City's choice: {v.free_city_choice.action} {CATALOG.cards[v.free_city_choice.card].name}")
     if v.pending == "seventh_card":
-        lines.append("you may play your last card (Babylon)")
+        lines.append("you may play the Free City's last card (Babylon)" if v.pending_city is not None
+                     else "you may play your last card (Babylon)")
     if v.discard is not None:
         lines.append(f"you may build one card of the discard pile for free: {_names(v.discard)}")
     if v.pending == "edifice_penalty":

@@ -20,6 +20,7 @@ from games.seven_wonders import GAME
 from games.seven_wonders.catalog import CATALOG
 from games.seven_wonders.events import GameEnded, Options, WonderPick
 from games.seven_wonders.setup import Fixture
+from games.seven_wonders.rules import owing
 
 BOARDS = ("giza", "babylon", "olympia", "rhodes", "ephesus", "alexandria", "halicarnassus")
 
@@ -102,7 +103,7 @@ class Table:
         moves = moves or {}
         out = []
         for seat in GAME.to_act(self.state):
-            if self.state.pending is not None:
+            if self.state.pending is not None or owing(self.state):
                 break
             got = self.act(seat, moves.get(seat) or self.filler(seat))
             assert not isinstance(got, Rejection), (seat, moves.get(seat), got)
@@ -116,7 +117,11 @@ class Table:
     def finish_age(self) -> None:
         age = self.state.age
         while self.state.age == age and self.state.phase != "over":
-            if self.state.pending is not None:
+            if owing(self.state):  # a failed edifice's penalties: the first legal way to pay (§5.2)
+                for seat in owing(self.state):
+                    got = self.act(seat, GAME.format_command(GAME.legal_commands(self.state, seat)[0]))
+                    assert not isinstance(got, Rejection), got
+            elif self.state.pending is not None:
                 seat = self.state.pending.seat
                 kind = self.state.pending.kind
                 if kind == "edifice_penalty":  # the first legal way to pay (Edifice §5.2)

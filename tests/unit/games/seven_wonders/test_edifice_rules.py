@@ -202,13 +202,14 @@ def test_a_discard_penalty_is_paid_at_once_or_chosen_by_the_player() -> None:
     t.turn({1: "build Barracks", 2: "build Clay Pool"})
     t.turn({2: "build Guard Tower"})
     t.turn({2: "build Stockade"})
-    while t.state.pending is None:
+    while not t.of(EdificeFailed):
         t.turn()
     failed = t.of(EdificeFailed)[0]
     assert failed.debts == (-2, 0, 0)
     assert failed.discard == (None, "barracks", None)
     assert failed.owed == (2,)
-    assert t.of(DecisionOpened)[-1].kind == "edifice_penalty" and t.state.pending.seat == 2
+    assert GAME.to_act(t.state) == (2,) and GAME.view(t.state, 2).pending == "edifice_penalty"
+    assert GAME.view(t.state, 1).pending is None
     assert not t.of(MilitaryResolved)
     assert sorted(GAME.format_command(c) for c in GAME.legal_commands(t.state, 2)) == [
         "give up Guard Tower", "give up Stockade"]
@@ -411,9 +412,9 @@ def test_concentric_castle_failure_takes_two_victory_tokens_or_gives_the_age_iii
     token (defeats never count) and take the Age III debt, -5 each."""
     t = Table(boards=BOARDS_3, plan=PLAN_REWARD, edifices=("money_changer", "auction_house", "concentric_castle"))
     t.turn({0: "build Lumber Yard", 1: "build Stockade", 2: "build Stone Pit"})
-    while t.state.pending is None:  # no other decision on these boards
+    while not any(f.age == 3 for f in t.of(EdificeFailed)):  # no other decision on these boards
         t.turn()
-    assert t.state.pending.kind == "edifice_penalty" and t.state.age == 3
+    assert GAME.to_act(t.state) == (1,) and t.state.age == 3
     failed = t.of(EdificeFailed)[-1]
     assert failed.age == 3 and failed.debts == (-5, 0, -5) and failed.owed == (1,)
     assert t.state.cities[1].tokens == (1, 1, 3, 3)
@@ -423,3 +424,74 @@ def test_concentric_castle_failure_takes_two_victory_tokens_or_gives_the_age_iii
     t.act(1, "return tokens 1 1")
     assert t.of(EdificePenaltyPaid)[-1].tokens == (1, 1)
     assert t.state.cities[1].tokens == (3, 3, 5, 5)  # then the Age III conflicts
+
+
+# Two cities with two red structures each when Outpost (Age I, give up a red one) fails.
+BOARDS_RED2 = ["olympia", "babylon", "rhodes", "giza"]
+PLAN_RED2 = {
+    (0, 1): ["stockade", "guard_tower"],  # wood of its own, clay bought from Babylon
+    (1, 1): ["guard_tower", "barracks"],  # clay of its own, ore bought from Rhodes
+}
+
+
+def two_owe() -> Table:
+    t = Table(boards=BOARDS_RED2, plan=PLAN_RED2, edifices=("outpost", "auction_house", "gold_reserves"))
+    t.turn({0: "build Stockade", 1: "build Guard Tower"})
+    t.turn({0: "build Guard Tower pay cheapest", 1: "build Barracks pay cheapest"})
+    while not t.of(EdificeFailed):
+        t.turn()
+    return t
+
+
+def test_penalty_choices_are_made_at_once_and_hidden_until_all_are_in() -> None:
+    """§5.2 B6: "Penalties are resolved simultaneously; no penalty depends on another
+    player's penalty." Both penalised seats choose at once; the first choice changes
+    nothing anyone else sees (nor the chooser's city) until the last one is in; then both
+    are paid, in seat order, before the conflicts (B1), which count the cities without."""
+    t = two_owe()
+    failed = t.of(EdificeFailed)[0]
+    assert failed.owed == (0, 1) and failed.debts == (0, 0, -2, -2)
+    assert GAME.to_act(t.state) == (0, 1)
+    assert GAME.view(t.state, 0).pending == GAME.view(t.state, 1).pending == "edifice_penalty"
+    assert GAME.view(t.state, 2).pending is None
+    def others() -> dict:  # who still has to choose is public, as in a turn (to_act)
+        return {s: replace(GAME.view(t.state, s), to_act=()) for s in (None, 1, 2, 3)}
+
+    before = others()
+    got = t.act(0, "give up Stockade")
+    assert [type(e).__name__ for e in got] == ["EdificePenaltyChosen"]
+    assert others() == before  # what seat 0 chose shows nowhere
+    assert "stockade" in t.state.cities[0].built and not t.of(MilitaryResolved)
+    assert GAME.to_act(t.state) == (1,) and GAME.view(t.state, 0).pending is None
+    assert code(t.act(0, "give up Guard Tower")) == "not_your_turn"  # one choice each
+    assert code(t.act(1, "give up Stockade")) == "not_eligible"
+    got = t.act(1, "give up Barracks")
+    paid = [e for e in got if isinstance(e, EdificePenaltyPaid)]
+    assert [(p.seat, p.card) for p in paid] == [(0, "stockade"), (1, "barracks")]
+    assert got.index(paid[-1]) < got.index(t.of(MilitaryResolved)[0])
+    assert t.of(MilitaryResolved)[0].shields == (1, 1, 0, 0)  # one Guard Tower each left
+
+
+def test_a_rules_version_1_log_that_paid_penalties_one_by_one_still_folds() -> None:
+    """Logs written before B6 was followed open a decision per penalised seat and pay it at
+    once (DecisionOpened, EdificePenaltyPaid, ...): they fold to the same state as the same
+    choices made at once, and a game stopped between the two goes on under today's rules."""
+    t = two_owe()
+    prefix = list(t.events)
+    t.act(0, "give up Stockade")
+    t.act(1, "give up Barracks")
+    now = t.events[len(prefix):]
+    paid = [e for e in now if isinstance(e, EdificePenaltyPaid)]
+    rest = now[now.index(paid[-1]) + 1:]
+    old = prefix + [DecisionOpened(seat=0, kind="edifice_penalty"), paid[0],
+                    DecisionOpened(seat=1, kind="edifice_penalty"), paid[1], *rest]
+    assert replay(GAME, old) == replay(GAME, t.events)
+    # stopped with seat 0's decision open (version 1), then played on with today's code
+    mid = Table(boards=BOARDS_RED2, plan=PLAN_RED2, edifices=("outpost", "auction_house", "gold_reserves"))
+    mid.events = prefix + [DecisionOpened(seat=0, kind="edifice_penalty")]
+    mid.state = replay(GAME, mid.events)
+    assert GAME.to_act(mid.state) == (0,)
+    mid.act(0, "give up Stockade")
+    assert GAME.to_act(mid.state) == (1,)
+    mid.act(1, "give up Barracks")
+    assert mid.state == t.state

@@ -23,7 +23,7 @@ P1, P2, FC = 0, 1, 2
 
 
 def _fixture(first: dict[int, list[str]] | None = None, boards=("giza", "rhodes", "babylon"),
-             age2: dict[int, list[str]] | None = None) -> Fixture:
+             age2: dict[int, list[str]] | None = None, sides: str = "AAA") -> Fixture:
     """3-player decks (§12 set-up); `first[city]` (Age I) and `age2[city]` (Age II) put those
     cards at the front of that city's hand (for the Free City: the top of its pile)."""
     deals = []
@@ -40,7 +40,7 @@ def _fixture(first: dict[int, list[str]] | None = None, boards=("giza", "rhodes"
             while len(h) < 7:
                 h.append(deck.pop(0))
         deals.append(tuple(tuple(h) for h in hands))
-    return Fixture(wonders=tuple(WonderPick(b, "A") for b in boards), deals=tuple(deals))
+    return Fixture(wonders=tuple(WonderPick(b, side) for b, side in zip(boards, sides)), deals=tuple(deals))
 
 
 class Game:
@@ -194,3 +194,47 @@ def test_free_city_notation_round_trips(text: str) -> None:
     cmd = GAME.parse_command(text)
     assert not isinstance(cmd, Rejection) and cmd.free_city is True
     assert GAME.format_command(cmd) == text
+
+
+FC_PILE = ["lumber_yard", "altar", "timber_yard", "theater", "clay_pool", "ore_vein", "marketplace"]
+
+
+def babylon_free_city_at_its_last_card() -> Game:
+    """The Free City is Babylon B and builds its stage 2 in Age I, so in turn 6 the
+    controller plays the last card of its pile, a Marketplace (free), for it (§15 #16)."""
+    g = Game(_fixture({P2: ["guard_tower"], FC: FC_PILE}, boards=("halicarnassus", "alexandria", "babylon"),
+                      sides="AAB"))
+
+    def spare(seat: int) -> str:
+        return "discard " + next(c for c in sorted(g.state.hands[seat]) if c not in FC_PILE)
+
+    g.ok(P1, spare(P1)); g.ok(P1, "build Lumber Yard for free city"); g.ok(P2, "build Guard Tower pay cheapest")
+    g.ok(P2, spare(P2)); g.ok(P2, "wonder Altar pay cheapest for free city"); g.ok(P1, spare(P1))
+    g.ok(P1, spare(P1)); g.ok(P1, "build Timber Yard for free city"); g.ok(P2, spare(P2))
+    g.ok(P2, spare(P2)); g.ok(P2, "wonder Theater pay cheapest for free city"); g.ok(P1, spare(P1))
+    assert g.state.cities[FC].stages == 2
+    while g.state.pending is None:  # turns 5 and 6: own discards, the Free City's first legal play
+        seat = GAME.to_act(g.state)[0]
+        cmds = GAME.legal_commands(g.state, seat)
+        own = [c for c in cmds if type(c).__name__ == "Discard" and not c.free_city]
+        g.ok(seat, GAME.format_command(own[0] if own else cmds[0]))
+    assert (g.state.pending.kind, g.state.pending.city) == ("seventh_card", FC)
+    assert g.state.hands[FC] == ("marketplace",)
+    return g
+
+
+def test_the_free_citys_seventh_card_follows_the_free_citys_rules() -> None:
+    """§15 #16 (the controller plays the Free City's last card, mirroring Babylon B's power)
+    with §12's rules for the Free City: it discards for 3 coins only when it can play none,
+    so a Marketplace it can build is built; the controller sees the card it decides on."""
+    g = babylon_free_city_at_its_last_card()
+    seat = g.state.pending.seat
+    view = GAME.view(g.state, seat)
+    assert view.hand == ("marketplace",) and view.pending == "seventh_card" and view.pending_city == FC
+    assert "the Free City's last card" in GAME.render(view) and "Marketplace" in GAME.render(view)
+    assert [GAME.format_command(c) for c in GAME.legal_commands(g.state, seat)] == [
+        "build Marketplace pay left 0 right 0 for free city"]
+    bad = g.act(seat, "discard Marketplace for free city")
+    assert isinstance(bad, Rejection) and bad.code == "free_city_must_play"
+    g.ok(seat, "build Marketplace for free city")
+    assert "marketplace" in g.state.cities[FC].built
