@@ -155,7 +155,7 @@ class FunctionUsed(Event, tag="function_used"):
     wheel: Wheel | None = None
     bonus: dict[str, int] = {}
     removed: tuple[Cell, ...] = ()
-    wonders: int = 0
+    wonders: int = 0  # taken from the supply, net (negative: a Wonder paid went back to it)
     returned: tuple[int, ...] = ()
 
 

@@ -124,7 +124,7 @@ class Outcome(msgspec.Struct, frozen=True, kw_only=True):
     wheel: Wheel | None = None  # the wheel after the function, if it used the wheel
     bonus: dict[str, int] = {}  # short game (§13.3): given to every seat, the user included
     removed: tuple[Cell, ...] = ()  # forest/moor cards removed from the user's landscape
-    wonders: int = 0  # Wonders taken from the supply (also in `gained`)
+    wonders: int = 0  # Wonders taken from the supply, net of any paid back to it (§1: a pool of 8)
     returned: tuple[int, ...] = ()  # the user's clergymen returned to his supply (indexes)
     then: tuple[Pending, ...] = ()  # decisions opened next, the first to be taken last
 
@@ -583,8 +583,8 @@ def _payment_problem(w: _Work, pay: Mapping[str, int]) -> str:
             return f"pay one tile each of exactly {w.different} different goods"
         return ""
     if w.points:
-        if any(g not in G.POINTS for g in pay):
-            return "pay goods with printed points (§15 #7)"
+        if any(g not in G.POINTS or g == "wonder" for g in pay):
+            return "pay goods with printed points: book, ceramic, ornament, reliquary, 5-coin tile, wine, whiskey (§15 #7)"
         if G.printed_points(pay) < w.points:
             return f"the goods paid are worth {G.printed_points(pay)} points, not {w.points}"
         return ""
@@ -651,7 +651,7 @@ def _outcome(w: _Work) -> Outcome:
     paid = {g: b - a for g, b, a in zip(G.GOODS, before, w.holding) if b > a}
     gained = {g: w.got[g] for g in G.GOODS if w.got.get(g)}
     return Outcome(paid=paid, gained=gained, wheel=w.wheel, bonus=dict(w.bonus), removed=tuple(w.removed),
-                   wonders=gained.get("wonder", 0), returned=w.returned, then=tuple(w.then))
+                   wonders=gained.get("wonder", 0) - paid.get("wonder", 0), returned=w.returned, then=tuple(w.then))
 
 
 def resolve(state: State, seat: int, building: Place, use: Use) -> Outcome | Rejection:
@@ -666,9 +666,9 @@ def resolve(state: State, seat: int, building: Place, use: Use) -> Outcome | Rej
     problem = _settle(w, use.pay)
     if problem is not None:
         return problem
-    if w.got.get("wonder", 0) > state.wonders:  # §11.2: no Wonder left, nothing to produce
-        return Rejection("not_allowed", "no Wonder is left in the supply")
     out = _outcome(w)
+    if out.wonders > state.wonders:  # §11.2: no Wonder left (a Wonder paid goes back first, §11.1)
+        return Rejection("not_allowed", "no Wonder is left in the supply")
     if out.paid == out.gained and not (out.wheel or out.removed or out.returned or out.then):
         return Rejection("nothing_to_do", f"this use of the {row.name} changes nothing; decline it instead")
     return out

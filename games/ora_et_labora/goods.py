@@ -139,8 +139,8 @@ def different_types(paid: Mapping[str, int]) -> int:
 
 
 def printed_points(paid: Mapping[str, int]) -> int:
-    """Printed points of goods paid (§15 #7: book, ceramic, ornament, reliquary, wonder,
-    5-coin tile, wine, whiskey)."""
+    """Printed points of goods paid (§15 #7: book, ceramic, ornament, reliquary, 5-coin
+    tile, wine, whiskey; the Round Tower's payment refuses a Wonder before counting)."""
     return sum(POINTS.get(g, 0) * n for g, n in paid.items())
 
 

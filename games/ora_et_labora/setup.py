@@ -19,7 +19,7 @@ from games.ora_et_labora.events import GameSetUp
 from games.ora_et_labora.state import AVAILABLE, Options, Owner
 from games.rng import RNG_NAME, Rng
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 LETTERS = ("A", "B", "C", "D")
 
 PRESETS: dict[str, Options] = {}

@@ -730,6 +730,23 @@ def test_15_7_round_tower_whiskey_coins_and_fourteen_points() -> None:
     assert no(s, "I35", Use(pay={"ornament": 2, "ceramic": 1})) == "bad_payment"  # 11 points
     assert no(s, "I35", Use(pay={"ornament": 2, "ceramic": 1, "book": 1, "clay": 1})) == "bad_payment"
     assert no(at("I35", {"coin": 5, "ornament": 4}, variant="ireland"), "I35", Use(pay={"ornament": 4})) == "cannot_afford"
+    # a Wonder is not among the goods §15 #7 names for the 14 points
+    w = at("I35", {"whiskey": 1, "coin": 5, "wonder": 1}, variant="ireland", wonders=7)
+    assert no(w, "I35", Use(pay={"wonder": 1})) == "bad_payment"
+
+
+def test_1_a_wonder_paid_goes_back_to_the_supply_of_eight() -> None:
+    """§1 ("Wonders are a global pool of 8"), §11.1 (what is paid goes to the supply) and
+    §15 #4 (a Wonder may be paid among different goods): the supply counts it back, and a
+    Wonder producer may then take it (§11.2)."""
+    market = at("F08", {"wonder": 1, "wood": 1, "clay": 1, "peat": 1}, wonders=7)
+    out = ok(market, "F08", Use(pay={"wonder": 1, "wood": 1, "clay": 1, "peat": 1}))
+    assert out.paid["wonder"] == 1 and out.wonders == -1  # the supply goes from 7 to 8
+    pay = {g: 1 for g in ("wood", "peat", "coal", "grain", "livestock", "meat", "clay", "ceramic", "coin",
+                          "book", "stone", "ornament", "wonder")}
+    chamber = at("F25", pay, wonders=0)  # the Wonder paid is the one taken back
+    out = ok(chamber, "F25", Use(pay=pay))
+    assert out.paid["wonder"] == 1 and out.gained == {"wonder": 1} and out.wonders == 0
 
 
 def test_11_pilgrimage_site_two_upgrade_steps() -> None:
