@@ -10,10 +10,12 @@ from games.arkadia.events import ArkadiaEvent, GameCreated, Lot, Options
 from games.contract import Seed
 from games.rng import RNG_NAME, Rng
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 
 PRESETS: dict[str, Options] = {
     **{f"{n}p": Options(players=n) for n in (2, 3, 4)},
+    **{f"{n}p_random_lot": Options(players=n, lot="random") for n in (2, 3, 4)},
+    # the same as "2p" ... "4p" since rules version 2 (the default lot became the default)
     **{f"{n}p_default_lot": Options(players=n, lot="default") for n in (2, 3, 4)},
 }
 

@@ -28,12 +28,16 @@ def test_a_seed_deals_four_cards_each_three_open_and_the_rest_as_the_pile(player
     assert state.buildings == () and state.workers == ()  # §4 step 7
 
 
-def test_the_lot_and_the_start_seat_vary_with_the_seed() -> None:
-    lots = {GAME.setup(Options(players=3), Seed(bytes([i]) * 4))[0].lot for i in range(40)}
+def test_the_lot_is_the_references_default_unless_drawn_and_the_start_seat_varies() -> None:
+    """§3 ("Default: anchor [6, 4], landscape"), §16 ("[R] default"): the default options and
+    presets put the castle lot there; `lot="random"` draws it from the seed (§3 [S])."""
+    default = Lot(x=6, y=4, orientation="landscape")
+    assert {GAME.setup(Options(players=3), Seed(bytes([i])))[0].lot for i in range(5)} == {default}
+    assert {GAME.setup(GAME.presets[f"{n}p"], Seed(b"p"))[0].lot for n in (2, 3, 4)} == {default}
+    lots = {GAME.setup(Options(players=3, lot="random"), Seed(bytes([i]) * 4))[0].lot for i in range(40)}
     starts = {GAME.setup(Options(players=3), Seed(bytes([i]) * 4))[0].start for i in range(40)}
     assert len(lots) > 5 and starts == {0, 1, 2}
-    assert {GAME.setup(Options(players=3, lot="default"), Seed(bytes([i])))[0].lot for i in range(5)} == {
-        Lot(x=6, y=4, orientation="landscape")}
+    assert GAME.presets["3p_random_lot"].lot == "random"
 
 
 def test_player_counts() -> None:
@@ -60,5 +64,6 @@ def test_fixtures_are_checked() -> None:
 
 
 def test_presets() -> None:
-    assert set(GAME.presets) == {"2p", "3p", "4p", "2p_default_lot", "3p_default_lot", "4p_default_lot"}
+    assert set(GAME.presets) == {"2p", "3p", "4p", "2p_random_lot", "3p_random_lot", "4p_random_lot",
+                                 "2p_default_lot", "3p_default_lot", "4p_default_lot"}
     assert GAME.players == (2, 4)
