@@ -81,7 +81,9 @@ def _progress_token_taken(state: State, e: ProgressTokenTaken) -> State:
     if e.source == "board":
         return replace(state, cities=cities, pending=None,
                        board_tokens=tuple(t for t in state.board_tokens if t != e.token))
-    gone = (e.token, *e.returned)
+    # §12 The Great Library: the 2 tokens not taken go back to the box (logs of rules
+    # version 1 dropped them: their views, stored then, keep showing a box of 2)
+    gone = (e.token,) if state.rules_version >= 2 else (e.token, *e.returned)
     return replace(state, cities=cities, pending=None, box_tokens=tuple(t for t in state.box_tokens if t not in gone))
 
 
@@ -101,7 +103,7 @@ def _game_ended(state: State, e: GameEnded) -> State:
 def _game_created(state: State, e: GameCreated) -> State:
     return replace(INITIAL, phase="draft", options=e.options, first=e.first, draft=e.draft,
                    board_tokens=e.board_tokens, box_tokens=e.box_tokens, structures=e.structures,
-                   removed=e.removed, guilds=e.guilds, cities=(City(), City()))
+                   removed=e.removed, guilds=e.guilds, cities=(City(), City()), rules_version=e.rules_version)
 
 
 def _wonder_drafted(state: State, e: WonderDrafted) -> State:

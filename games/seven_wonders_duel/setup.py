@@ -16,7 +16,7 @@ from games.rng import RNG_NAME, Rng
 from games.seven_wonders_duel.catalog import CATALOG, CATALOG_HASH
 from games.seven_wonders_duel.events import AgeStarted, GameCreated, Options, SevenWondersDuelEvent, WonderDrafted
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 SHUFFLE = "batched-fisher-yates/1"
 """How setup shuffles with the named RNG (recorded next to its name in GameCreated.rng)."""
 _LIMIT = 1 << 64

@@ -61,6 +61,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     categories: tuple[str, ...] = ()
     scores: tuple[tuple[int, ...], ...] = ()
     blue: tuple[int, ...] = ()
+    rules_version: int = 1  # of the game's log (GameCreated): how its facts are applied
 
 
 INITIAL = State()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import msgspec
+
+from games.fold import replay
 from games.seven_wonders_duel import GAME
 from games.seven_wonders_duel.events import (
     CardBuilt,
@@ -88,7 +91,8 @@ def test_colossus_moves_the_pawn_two() -> None:
 
 
 def test_great_library_shows_three_box_tokens_to_its_owner_only() -> None:
-    """§12; §15 #2: Theology kept here does not make this wonder replay."""
+    """§12 ("return the other 2 to the box"); §15 #2: Theology kept here does not make
+    this wonder replay."""
     box = ("theology", "philosophy", "strategy", "mathematics", "urbanism")
     t = table("the_great_library", ages={1: FRONT}, box=box,
               tokens=("agriculture", "architecture", "economy", "law", "masonry"))
@@ -100,7 +104,11 @@ def test_great_library_shows_three_box_tokens_to_its_owner_only() -> None:
     out = t.play("token Theology")
     assert out[0] == ProgressTokenTaken(seat=0, token="theology", source="box", returned=("philosophy", "strategy"))
     assert out[-1] == TurnStarted(seat=1)
-    assert t.state.box_tokens == ("mathematics", "urbanism") and GAME.view(t.state, 0).box_size == 2
+    assert t.state.box_tokens == ("philosophy", "strategy", "mathematics", "urbanism")
+    assert GAME.view(t.state, 0).box_size == GAME.view(t.state, None).box_size == 4
+    # a log of rules version 1 dropped the two returned tokens, and folds as it did then
+    old = [msgspec.structs.replace(t.events[0], rules_version=1), *t.events[1:]]
+    assert replay(GAME, old).box_tokens == ("mathematics", "urbanism")
     while t.coins()[0] < 8 or t.seat != 0:  # discards until seat 0 can pay 8 again
         t.play(t.filler())
     out = build(t, "Pyramids", t.accessible()[0])  # Theology now: every later wonder replays
