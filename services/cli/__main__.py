@@ -54,13 +54,19 @@ def _settings(data_dir: str | None) -> Settings:
     return config_mod.from_env(data_dir=data_dir)
 
 
+def _fail(code: int, message: str) -> typer.Exit:
+    """For a check made before `_run` (an option's value): the message, then the exit code."""
+    err.print(f"[red]{message}[/red]")
+    return typer.Exit(code)
+
+
 def _game(name: str) -> GameDef:
     from games import registry
 
     try:
         return registry.get(name)
     except KeyError as e:
-        raise Exit(NOT_FOUND, str(e.args[0])) from None
+        raise _fail(NOT_FOUND, str(e.args[0])) from None
 
 
 def _loop_factory() -> Any:
@@ -157,6 +163,9 @@ def _options_for(game: GameDef, players: int | None, preset: str | None) -> tupl
     if preset:
         if preset not in game.presets:
             raise Exit(USAGE, f"unknown preset {preset!r}; known: {', '.join(game.presets)}")
+        if players is not None and game.presets[preset].players != players:
+            raise Exit(USAGE, f"preset {preset!r} is for {game.presets[preset].players} players, not {players}: "
+                              "give one of the two")
         return preset, None
     if players is None:
         return next(iter(game.presets)), None
@@ -175,13 +184,18 @@ def _print_json(obj: Any) -> None:
 def play(game: str = typer.Option("seven_wonders", help="Game type."),
          players: int = typer.Option(None, help="Players per game (within the game's range; default: its first preset)."),
          preset: str = typer.Option(None, help="A named preset instead of --players."),
-         games: int = typer.Option(20, help="How many games."),
+         games: int = typer.Option(20, min=1, help="How many games."),
          bots: str = typer.Option("random", help="Bot kinds by seat, comma-separated: random, greedy."),
-         concurrency: int = typer.Option(20, help="Games played at once."),
+         concurrency: int = typer.Option(20, min=1, help="Games played at once."),
          seed: str = typer.Option("tablestream", help="Seed of the bots' choices."),
          data_dir: Optional[str] = DataDir) -> None:
     """Play bot games through the real path (stream, referee, log, projections) and summarise."""
-    _run(_play(_settings(data_dir), _game(game), players, preset, games, bots.split(","), concurrency, seed))
+    from services.bots.policies import BOTS
+
+    kinds = [k.strip() for k in bots.split(",")]
+    if unknown := [k for k in kinds if k not in BOTS]:
+        raise _fail(USAGE, f"unknown bot kind {unknown[0]!r}; known: {', '.join(BOTS)}")
+    _run(_play(_settings(data_dir), _game(game), players, preset, games, kinds, concurrency, seed))
 
 
 async def _play(settings: Settings, game: GameDef, players: int | None, preset: str | None, n: int,
@@ -339,7 +353,12 @@ async def _new(settings: Settings, game: GameDef, players: int | None, preset: s
     from services.client import Client
 
     preset_name, options = _options_for(game, players, preset)
-    fx = None if fixture is None else msgspec.json.decode(fixture.read_bytes(), type=game.fixture_type)
+    try:
+        fx = None if fixture is None else msgspec.json.decode(fixture.read_bytes(), type=game.fixture_type)
+    except OSError as e:
+        raise Exit(USAGE, f"cannot read the fixture: {e}") from None
+    except (msgspec.ValidationError, msgspec.DecodeError) as e:
+        raise Exit(USAGE, f"bad fixture (the game's Fixture as JSON, README \"Scripted games\"): {e}") from None
     async with runtime(settings) as rt:
         own = not await _referee_alive(rt.redis)
     async with runtime(settings, referee=own) as rt, Client(rt.redis, settings.shards) as c:
@@ -401,7 +420,12 @@ async def _view(settings: Settings, game_id: str, seat: int | None, as_json: boo
     async with runtime(settings) as rt:
         data = await rt.redis.hget(keys.view(rt.store.shard(game_id), game_id, seat), "doc")
         if data is None:
-            raise Exit(NOT_FOUND, f"no projected view of {game_id!r} for that seat (is the projector running?)")
+            game, envs = await _game_of(rt, game_id)  # no such game: says so
+            players = msgspec.json.decode(envs[0].data).get("players", 0)
+            if seat is not None and not 0 <= seat < players:
+                raise Exit(USAGE, f"seat must be 0..{players - 1}")
+            raise Exit(NOT_FOUND, f"no projected view of {game_id!r} yet: the projector (`tablestream up`, "
+                                  "or `up --no-referee`) writes the views")
         if as_json:
             sys.stdout.write(data.decode() + "\n")
         else:
@@ -423,6 +447,9 @@ def replay(game_id: str = typer.Argument(..., help="Game id."),
 async def _replay(settings: Settings, game_id: str, at: int | None, seat: int | None, as_json: bool) -> None:
     from projections.board import decode_doc, doc
     from projections.table import advance, command_end, empty
+
+    if at is not None and at < 1:
+        raise Exit(USAGE, "--at is a log position, 1 or more (1: the game's opening)")
 
     async with runtime(settings) as rt:
         game, envs = await _game_of(rt, game_id)
@@ -598,7 +625,15 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool) -> None:
             ", ".join(f"{label} {n}" for label, n in v.items())
         console.print(f"{k}: {shown}", markup=False)
     console.print(f"game length: {agg['length_events']['mean']:.1f} events, "
-                  f"{agg['length_commands']['mean']:.1f} commands; latency {agg['latency']}")
+                  f"{agg['length_commands']['mean']:.1f} commands; latency {_latency_text(agg['latency'])}")
+
+
+def _latency_text(lat: dict[str, float]) -> str:
+    """The latency summary as a reader wants it: commands counted, p50 and p99."""
+    if not lat.get("commands"):
+        return "not measured yet"
+    return (f"{lat['commands']:,.0f} commands, p50 {lat.get('p50_ms', 0):g} ms, p99 {lat.get('p99_ms', 0):g} ms "
+            "(publish to outcome, bucket bounds)")
 
 
 # ---------------------------------------------------------------------------- export / import / fork
@@ -629,7 +664,16 @@ def import_(file: Path = typer.Argument(..., help="JSON lines written by `export
 
 async def _import(settings: Settings, file: Path) -> None:
     dec = msgspec.json.Decoder(Envelope)
-    envs = [dec.decode(line) for line in file.read_bytes().splitlines() if line.strip()]
+    try:
+        lines = [x for x in file.read_bytes().splitlines() if x.strip()]
+    except OSError as e:
+        raise Exit(USAGE, f"cannot read {file}: {e}") from None
+    envs = []
+    for n, line in enumerate(lines, 1):
+        try:
+            envs.append(dec.decode(line))
+        except (msgspec.ValidationError, msgspec.DecodeError) as e:
+            raise Exit(USAGE, f"{file}, line {n}: not an envelope as `export` writes them: {e}") from None
     if not envs:
         raise Exit(USAGE, "the file holds no envelopes")
     gid = envs[0].game_id
@@ -638,7 +682,15 @@ async def _import(settings: Settings, file: Path) -> None:
                                     envelopes=envs)
     if res.status != "ok":
         raise Exit(FAILED, f"import refused ({res.status}): game {gid!r} exists here")
+    if not any(e.type == "ts.seed_revealed" for e in envs) and not _opened_with_fixture(envs[0]):
+        err.print("[yellow]this game is not over: its seed stayed with the service it came from, so it "
+                  "will not be revealed here and `verify` will say so once it ends (export finished "
+                  "games to audit them elsewhere)[/yellow]")
     _print_json({"game_id": gid, "imported": len(envs)})
+
+
+def _opened_with_fixture(first: Envelope) -> bool:
+    return bool(msgspec.json.decode(first.data).get("fixture")) if first.type == "ts.game_opened" else False
 
 
 @app.command()
@@ -656,13 +708,17 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
     from events.chain import GENESIS, link
     from events.codec import META
     from events.meta import GameOpened
-    from projections.table import command_end, decode
+    from projections.table import advance, command_end, decode, empty
     from services.protocol import new_token, token_hash
     from services.referee.referee import ms_clock
 
+    if at < 1:
+        raise Exit(USAGE, "--at is a log position, 1 or more (1: the game's opening)")
     async with runtime(settings) as rt:
         game, envs = await _game_of(rt, game_id)
         at = command_end(envs, at)  # never fork inside a command: that state is no game position
+        if game.result(advance(empty(game_id, game), [e for e in envs if e.seq <= at]).state) is not None:
+            raise Exit(USAGE, f"the game is over at seq {at}: fork it at an earlier position")
         envs = [e for e in envs if e.seq <= at and not e.type.startswith("ts.seed")]
         gid = new_id or f"{game_id}-fork-{uuid.uuid4().hex[:6]}"
         opened = decode(game, envs[0])

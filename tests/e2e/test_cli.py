@@ -31,7 +31,11 @@ def test_readme_play_then_verify_replay_export_import_fork_script(tmp_path):
     games = int(os.environ.get("TS_E2E_GAMES", "20"))
     out = ts("play", "--game", "seven_wonders", "--players", "5", "--games", str(games), data=data).stdout
     assert "commands/s" in out and "p99" in out
-    assert f"{games} of {games} games verified" in ts("verify", "--all", data=data).stdout
+    verified = ts("verify", "--all", data=data).stdout
+    assert f"{games} of {games} games verified" in verified
+    finished = re.search(r"^ok\s+(\S+)", verified, re.M).group(1)  # type: ignore[union-attr]
+    late = ts("fork", finished, "--at", "99999", data=data, check=False)  # a finished copy that would never verify
+    assert late.returncode == 2 and "is over" in late.stderr
     # every game is in the statistics as soon as `play` has ended
     stats = json.loads(ts("stats", "--json", data=data).stdout)
     assert stats["games"] == games
@@ -165,3 +169,38 @@ def test_up_can_run_the_projector_alone(tmp_path):
         _, errors = proj.communicate(timeout=20)
     assert proj.returncode == 0, errors
     assert "projector on 1 shard(s)" in errors and "referee" not in errors
+
+
+def test_bad_input_on_the_command_line_is_a_clear_usage_or_not_found_error(tmp_path):
+    """README "CLI", exit codes (2 usage, 3 not found): each of these was a traceback with
+    exit 1, a silent choice, or a hang (found by a walk through README)."""
+    data, files = tmp_path / "ts", tmp_path
+
+    def fails(code: int, *args: str, says: str) -> None:
+        p = ts(*args, data=data, check=False)
+        assert p.returncode == code and says in " ".join(p.stderr.split()), (args, p.returncode, p.stderr[-500:])
+        assert "Traceback" not in p.stderr
+
+    # checked before any Redis is needed
+    fails(3, "play", "--game", "chess", says="unknown game 'chess'")
+    fails(3, "stats", "--game", "chess", says="unknown game 'chess'")
+    fails(2, "play", "--bots", "smart", says="unknown bot kind 'smart'")
+    fails(2, "play", "--concurrency", "0", says="concurrency")
+    fails(2, "play", "--games", "-1", says="games")
+    fails(2, "new", "--preset", "3p", "--players", "5", says="preset '3p' is for 3 players, not 5")
+    (files / "bad.json").write_text('{"game": 1}')
+    fails(2, "new", "--fixture", str(files / "bad.json"), says="bad fixture")
+    fails(2, "new", "--fixture", str(files / "none.json"), says="cannot read the fixture")
+    (files / "bad.jsonl").write_text('{"x": 1}\n')
+    fails(2, "import", str(files / "bad.jsonl"), says="line 1: not an envelope")
+    fails(2, "import", str(files / "none.jsonl"), says="cannot read")
+    # with a game
+    gid = json.loads(ts("new", "--players", "3", data=data).stdout)["game_id"]
+    fails(3, "view", "nogame", says="no game 'nogame'")
+    fails(2, "view", gid, "--as", "7", says="seat must be 0..2")
+    fails(3, "view", gid, says="the projector")
+    fails(2, "fork", gid, "--at", "0", says="--at is a log position")
+    fails(2, "replay", gid, "--at", "-1", says="--at is a log position")
+    (files / "g.jsonl").write_text(ts("export", gid, data=data).stdout)
+    moved = ts("import", str(files / "g.jsonl"), data=tmp_path / "other")
+    assert "this game is not over" in " ".join(moved.stderr.split())
