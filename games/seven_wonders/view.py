@@ -70,6 +70,9 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
     free_city: int | None = None  # the Free City's index in the 2-player variant (§12)
     holder: int | None = None  # who holds the Free City card this turn
     free_city_choice: Play | None = None  # shown to the holder only, until the reveal
+    # Edifice: the seat's own penalty choice while others choose (B6); absent otherwise, so
+    # that every other view document is byte for byte what it was (stored views verify)
+    penalty_choice: str | msgspec.UnsetType = msgspec.UNSET
     discard: tuple[str, ...] | None = None
     result: Result | None = None
     choices: tuple[str, ...] = ()
@@ -118,12 +121,18 @@ def view(state: State, seat: int | None) -> View:
         free_city=fc,
         holder=holds,
         free_city_choice=state.chosen[fc] if fc is not None and holds == seat and mine and state.chosen else None,
+        penalty_choice=next((_penalty_text(card, tokens) for s, card, tokens in state.picks if s == seat), unset)
+        if mine else unset,
         # Halicarnassus looks through the whole pile while it picks (§11.7)
         discard=tuple(sorted(state.discard)) if pending == "discard_build" else None,
         result=result(state),
         choices=state.choices,
         edifices=EdificeView(cards=state.edifices, pawns=state.pawns, status=state.edifice_status) if ed else unset,
     )
+
+
+def _penalty_text(card: str | None, tokens: tuple[int, ...]) -> str:
+    return f"give up {CATALOG.cards[card].name}" if card is not None else "return tokens " + " ".join(map(str, tokens))
 
 
 def _names(ids: tuple[str, ...]) -> str:
@@ -181,6 +190,8 @@ def render(v: View) -> str:
         lines.append(f"you may build one card of the discard pile for free: {_names(v.discard)}")
     if v.pending == "edifice_penalty":
         lines.append("the edifice failed: give up a card of its colour, or return victory tokens (see legal commands)")
+    if v.penalty_choice is not msgspec.UNSET:
+        lines.append(f"your penalty choice: {v.penalty_choice} (paid once every penalised city has chosen)")
     if v.result is not None:
         cats = " ".join(c[:4] for c in v.result.categories)
         lines.append(f"scores ({cats}):")

@@ -463,6 +463,10 @@ def test_penalty_choices_are_made_at_once_and_hidden_until_all_are_in() -> None:
     assert others() == before  # what seat 0 chose shows nowhere
     assert "stockade" in t.state.cities[0].built and not t.of(MilitaryResolved)
     assert GAME.to_act(t.state) == (1,) and GAME.view(t.state, 0).pending is None
+    mine = GAME.view(t.state, 0)  # the chooser sees its own choice, and only it does
+    assert mine.penalty_choice == "give up Stockade" and "your penalty choice: give up Stockade" in GAME.render(mine)
+    # absent from every other view document, which stay byte for byte as before
+    assert b"penalty_choice" not in msgspec.json.encode(GAME.view(t.state, 1))
     assert code(t.act(0, "give up Guard Tower")) == "not_your_turn"  # one choice each
     assert code(t.act(1, "give up Stockade")) == "not_eligible"
     got = t.act(1, "give up Barracks")
