@@ -103,7 +103,7 @@ def to_act(state: State) -> tuple[int, ...]:
     owes its choice of a failed edifice's penalty (they choose at once, Edifice B6)."""
     if state.pending is not None:
         return (state.pending.seat,)
-    if state.due and state.due[0].kind == "edifice_penalty":
+    if choosing_penalties(state):
         return owing(state)
     if state.phase == "choose":
         seats = [i for i in range(state.players) if state.chosen[i] is None]
@@ -112,6 +112,11 @@ def to_act(state: State) -> tuple[int, ...]:
             seats = sorted([*seats, holder(state)])
         return tuple(seats)
     return ()
+
+
+def choosing_penalties(state: State) -> bool:
+    """Are the seats a failed edifice penalised choosing how to pay (B6, all at once)?"""
+    return state.pending is None and bool(state.due) and state.due[0].kind == "edifice_penalty"
 
 
 def owing(state: State) -> tuple[int, ...]:
@@ -151,7 +156,7 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
         if state.phase == "choose" and state.pending is None:
             return Rejection("already_chosen", "you have already chosen your card for this turn")
         return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
-    if state.pending is None and state.due and state.due[0].kind == "edifice_penalty":
+    if choosing_penalties(state):
         return _pay_penalty(state, seat, cmd)
     city, cards, owner = slot(state, seat)
     if getattr(cmd, "free_city", False) != (city != seat):
@@ -701,7 +706,7 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
     the plays it is allowed: a chain card is built, a discard only when nothing is playable."""
     if seat not in to_act(state) or state.phase == "over":
         return []
-    if state.pending is None and state.due and state.due[0].kind == "edifice_penalty":
+    if choosing_penalties(state):
         return _penalty_commands(state, seat)
     city, cards, _ = slot(state, seat)
     fc = city != seat

@@ -15,7 +15,9 @@ from games.seven_wonders.boards import BOARDS, EXTRA
 from games.seven_wonders.catalog import CATALOG
 from games.seven_wonders.edifice import EDIFICE
 from games.seven_wonders.events import Play
-from games.seven_wonders.rules import free_city, holder, owing, slot, to_act
+from games.seven_wonders.commands import GiveUp, ReturnTokens
+from games.seven_wonders.notation import format_command
+from games.seven_wonders.rules import choosing_penalties, free_city, holder, owing, slot, to_act
 from games.seven_wonders.scoring import result, shields
 from games.seven_wonders.state import State
 
@@ -84,7 +86,7 @@ def view(state: State, seat: int | None) -> View:
     mine = seat is not None and 0 <= seat < state.players
     own = mine and state.pending is not None and state.pending.seat == seat
     pending = state.pending.kind if own else None  # type: ignore[union-attr]
-    if mine and state.pending is None and state.due and state.due[0].kind == "edifice_penalty":
+    if mine and choosing_penalties(state):
         # every seat owing a penalty chooses at once; what others chose stays hidden (B6)
         pending = "edifice_penalty" if seat in owing(state) else None
     fc = free_city(state)
@@ -132,7 +134,8 @@ def view(state: State, seat: int | None) -> View:
 
 
 def _penalty_text(card: str | None, tokens: tuple[int, ...]) -> str:
-    return f"give up {CATALOG.cards[card].name}" if card is not None else "return tokens " + " ".join(map(str, tokens))
+    """A penalty choice in the notation the seat sent it in."""
+    return format_command(GiveUp(card=CATALOG.key[card]) if card is not None else ReturnTokens(tokens=list(tokens)))
 
 
 def _names(ids: tuple[str, ...]) -> str:
