@@ -95,6 +95,9 @@ class GameDef:
     """(event tag, from version) -> raw-dict upcaster to the next version."""
     summary: Callable[[Any], Mapping[str, Any]] | None = None
     """Optional extra numbers for statistics of a finished game (e.g. game length)."""
+    set_facets: frozenset[str] = frozenset()
+    """Facets whose value is a set, written as its members sorted and joined by ","
+    (Duel's four wonders of a seat): statistics count each member as a value of its own."""
     gain: Callable[[Any, Seat, Any], int] | None = None
     """gain(state, seat, command) -> how much `command` improves `seat`'s standing right
     away, judged only from what that seat may see (its view): used by greedy bots; None

@@ -29,7 +29,9 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
     `summary` holds the game's own extra numbers (`GameDef.summary`, e.g. Arkadia's turns
     and how the game ended); omitted when empty, so rows of games without one are
-    unchanged.
+    unchanged. `options` are the game's options as played (every field but those left
+    unset), so statistics can be read per setup (`setup`, `select`); rows stored before it
+    existed lack it (see `projections.audit`).
     """
 
     game_id: str
@@ -43,6 +45,7 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     started_ms: int
     ended_ms: int
     summary: dict[str, Any] = {}
+    options: dict[str, Any] = {}
 
 
 def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
@@ -62,7 +65,63 @@ def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
         events=sum(1 for e in envs if not is_meta(e.type)),
         commands=len({e.command_id for e in envs if e.seat >= 0}),
         started_ms=envs[0].time if envs else 0, ended_ms=envs[-1].time if envs else 0,
-        summary=_plain(game.summary(table.state)) if game.summary is not None else {})
+        summary=_plain(game.summary(table.state)) if game.summary is not None else {},
+        options=_options(table))
+
+
+def _options(table: Table) -> dict[str, Any]:
+    """The options the game was opened with, every field written out (unset ones left out)."""
+    if table.opened is None:
+        return {}
+    opts = msgspec.json.decode(table.opened.options, type=table.game.options_type)
+    return msgspec.to_builtins(opts)
+
+
+def setup(r: GameRow, defaults: dict[str, Any]) -> str:
+    """A row's setup in words: the player count and each option that differs from the
+    game's default (`defaults`, the default options as builtins), e.g. "5 players,
+    edifice" or "4 players, variant=ireland, length=short". An option left unset counts
+    as false."""
+    parts = [f"{r.players} player{'s' if r.players != 1 else ''}"]
+    for k in sorted(set(defaults) | set(r.options)):
+        if k == "players":
+            continue
+        v, d = r.options.get(k), defaults.get(k)
+        if _same(v, d):
+            continue
+        parts.append(k if v is True else f"{k}={_text(v)}")
+    return ", ".join(parts)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a == b or (a in (None, False) and b in (None, False))
+
+
+def _text(v: Any) -> str:
+    return msgspec.json.encode(v).decode() if not isinstance(v, str) else v
+
+
+def parse_option(text: str) -> tuple[str, Any]:
+    """`KEY=VALUE` as given to `stats --option`: VALUE as JSON when it reads as JSON
+    (true, 3, [6,4]), else as a string. Raises ValueError without `=`."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise ValueError(f"expected KEY=VALUE, got {text!r}")
+    try:
+        return key, msgspec.json.decode(value)
+    except msgspec.DecodeError:
+        return key, value
+
+
+def select(rows: Iterable[GameRow], players: int | None = None,
+           options: Iterable[tuple[str, Any]] = ()) -> list[GameRow]:
+    """The rows of one setup: `players` seats (any when None) and each option equal to
+    the value given (an option left unset matches false). Rows stored before rows carried
+    their options match no option filter."""
+    wanted = list(options)
+    return [r for r in rows
+            if (players is None or r.players == players)
+            and all((r.options and _same(r.options.get(k), v)) for k, v in wanted)]
 
 
 def _plain(summary: Any) -> dict[str, Any]:
@@ -93,13 +152,17 @@ def _mean_sd(xs: list[float]) -> tuple[float, float]:
     return m, math.sqrt(sum((x - m) ** 2 for x in xs) / len(xs))
 
 
-def aggregate(rows: Iterable[GameRow]) -> dict[str, Any]:
+def aggregate(rows: Iterable[GameRow], defaults: dict[str, Any] | None = None,
+              set_facets: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Games, wins and plays by each facet value, mean/spread per category, game length.
 
     A facet value's `games` counts the games in which some seat had it, `plays` the seats
     that had it, `wins` those of them that won: for a facet of the whole game (Duel's
     victory type) `wins` counts the games won that way (a shared win counts each winner).
     `summary` aggregates the games' own extra numbers (mean/spread) and labels (counts).
+    `setups` counts the games of each setup (`setup`, given the game's default options
+    `defaults`): means over several setups mix them, and `select` picks one. A facet in
+    `set_facets` holds a set ("a,b,c"): each member counts as a value (`GameDef.set_facets`).
     """
     rows = sorted(rows, key=lambda r: r.game_id)
     by_facet: dict[str, dict[str, dict[str, int]]] = {}
@@ -110,15 +173,16 @@ def aggregate(rows: Iterable[GameRow]) -> dict[str, Any]:
     for r in rows:
         seen: set[tuple[str, str]] = set()
         for i, s in enumerate(r.seats):
-            for name, value in s.facets.items():
+            for name, whole in s.facets.items():
                 if name in ("seat",):
                     continue
-                cell = by_facet.setdefault(name, {}).setdefault(value, {"games": 0, "plays": 0, "wins": 0})
-                if (name, value) not in seen:
-                    seen.add((name, value))
-                    cell["games"] += 1
-                cell["plays"] += 1
-                cell["wins"] += 1 if i in r.winners else 0
+                for value in (whole.split(",") if name in set_facets and whole else (whole,)):
+                    cell = by_facet.setdefault(name, {}).setdefault(value, {"games": 0, "plays": 0, "wins": 0})
+                    if (name, value) not in seen:
+                        seen.add((name, value))
+                        cell["games"] += 1
+                    cell["plays"] += 1
+                    cell["wins"] += 1 if i in r.winners else 0
             for c, v in zip(r.categories, s.scores):
                 cats.setdefault(c, []).append(v)
             totals.append(s.total)
@@ -128,10 +192,15 @@ def aggregate(rows: Iterable[GameRow]) -> dict[str, Any]:
             else:
                 label = labels.setdefault(k, {})
                 label[str(v)] = label.get(str(v), 0) + 1
+    setups: dict[str, int] = {}
+    for r in rows:
+        label = setup(r, defaults or {}) if r.options or not defaults else f"{setup(r, {})} (options not recorded)"
+        setups[label] = setups.get(label, 0) + 1
     lengths = [float(r.events) for r in rows]
     commands = [float(r.commands) for r in rows]
     return {
         "games": len(rows),
+        "setups": dict(sorted(setups.items())),
         "by_facet": by_facet,
         "categories": {c: dict(zip(("mean", "sd"), _mean_sd(v))) for c, v in cats.items()},
         "total": dict(zip(("mean", "sd"), _mean_sd(totals))),

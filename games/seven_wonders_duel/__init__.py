@@ -30,6 +30,7 @@ GAME = GameDef(
     view=view,
     result=result,
     facets=facets,
+    set_facets=frozenset({"wonders"}),
     parse_command=parse_command,
     format_command=format_command,
     render=render,

@@ -563,10 +563,31 @@ async def _verify(settings: Settings, game_id: str | None, all_games: bool) -> N
 # ---------------------------------------------------------------------------- stats
 @app.command()
 def stats(game: str = typer.Option("seven_wonders", help="Game type."),
+          players: Optional[int] = typer.Option(None, "--players", min=1, help="Only games of this many players."),
+          option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE",
+                                           help="Only games with this option (repeatable), e.g. edifice=true, "
+                                                "variant=ireland; an option left unset counts as false."),
           as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
           data_dir: Optional[str] = DataDir) -> None:
-    """Statistics of finished games: wins by facet (e.g. wonder and side), scores, length, latency."""
-    _run(_stats(_settings(data_dir), _game(game), as_json))
+    """Statistics of finished games: wins by facet (e.g. wonder and side), scores, length, latency.
+
+    Figures cover every finished game of the type unless --players/--option pick one
+    setup; the games counted per setup are listed first. The latency is the referee's
+    for the whole game type, whatever the filter."""
+    from projections.stats import parse_option
+
+    g = _game(game)
+    wanted = []
+    for text in option:
+        try:
+            key, value = parse_option(text)
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--option") from None
+        if key not in g.options_type.__struct_fields__:
+            raise typer.BadParameter(f"{g.id} has no option {key!r} (options: "
+                                     f"{', '.join(g.options_type.__struct_fields__)})", param_hint="--option")
+        wanted.append((key, value))
+    _run(_stats(_settings(data_dir), g, as_json, players, wanted))
 
 
 def latency_summary(hist: dict[bytes, int] | dict[bytes, bytes]) -> dict[str, float]:
@@ -584,8 +605,9 @@ def latency_summary(hist: dict[bytes, int] | dict[bytes, bytes]) -> dict[str, fl
     return out
 
 
-async def _stats(settings: Settings, game: GameDef, as_json: bool) -> None:
-    from projections.stats import aggregate, decode_row
+async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int | None = None,
+                 wanted: list[tuple[str, Any]] | None = None) -> None:
+    from projections.stats import aggregate, decode_row, select
     from services.protocol import latency
 
     async with runtime(settings) as rt:
@@ -594,12 +616,26 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool) -> None:
         for shard in range(settings.shards):
             for bound, n in (await rt.redis.hgetall(latency(shard, game.id))).items():
                 hist[bound] = hist.get(bound, 0) + int(n)
-    agg = aggregate(rows)
+    filtered = players is not None or bool(wanted)
+    if filtered:
+        rows = select(rows, players, wanted or [])
+    agg = aggregate(rows, msgspec.to_builtins(game.options_type()), game.set_facets)
     agg["latency"] = latency_summary(hist)
     if as_json:
         _print_json(agg)
         return
-    console.print(f"[bold]{game.id}[/bold]: {agg['games']} finished games")
+    chosen = ", ".join([*([f"{players} players"] if players is not None else []),
+                        *(f"{k}={v if isinstance(v, str) else msgspec.json.encode(v).decode()}" for k, v in wanted or [])])
+    console.print(f"[bold]{game.id}[/bold]: {agg['games']} finished games" + (f" with {chosen}" if chosen else ""),
+                  highlight=False)
+    if len(agg["setups"]) > 1:
+        t = RichTable(title="games by setup")
+        t.add_column("setup")
+        t.add_column("games", justify="right")
+        for label, n in agg["setups"].items():
+            t.add_row(label, str(n))
+        console.print(t)
+        console.print("The figures below mix these setups; pick one with --players and --option.", highlight=False)
     for facet, values in sorted(agg["by_facet"].items()):
         if facet in ("players",):
             continue

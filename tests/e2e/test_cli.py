@@ -38,7 +38,12 @@ def test_readme_play_then_verify_replay_export_import_fork_script(tmp_path):
     assert late.returncode == 2 and "is over" in late.stderr
     # every game is in the statistics as soon as `play` has ended
     stats = json.loads(ts("stats", "--json", data=data).stdout)
-    assert stats["games"] == games
+    assert stats["games"] == games and stats["setups"] == {"5 players": games}
+    # statistics of one setup: the filters pick by player count and option
+    assert json.loads(ts("stats", "--players", "5", "--option", "sides=random", "--json", data=data).stdout)["games"] == games
+    assert json.loads(ts("stats", "--option", "edifice=true", "--json", data=data).stdout)["games"] == 0
+    typo = ts("stats", "--option", "edifce=true", data=data, check=False)
+    assert typo.returncode == 2 and "has no option 'edifce'" in typo.stderr
     # a new game, an act, a view, a replay, export/import/fork
     new = json.loads(ts("new", "--players", "3", data=data).stdout)
     gid, tokens = new["game_id"], new["tokens"]

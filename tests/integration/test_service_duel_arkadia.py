@@ -227,6 +227,16 @@ async def test_duel_bot_games_verify_replay_stats_secrecy_rebuild(r, referee_fac
         assert cell["games"] == len(won)
         assert cell["wins"] == sum(len(row.winners) for row in won)
     assert agg["games"] == DUEL_GAMES
+    # wins by wonder: each of a seat's four wonders counts on its own (GameDef.set_facets)
+    by_wonder = stats.aggregate(stored, set_facets=duel.set_facets)["by_facet"]["wonders"]
+    owned = [(w, i in row.winners) for row in rows for i, s in enumerate(row.seats)
+             for w in s.facets["wonders"].split(",")]
+    # eight wonders drafted a game, one fewer once the seventh is built (§5 "Seven wonders only": the eighth leaves)
+    assert 7 * DUEL_GAMES <= len(owned) <= 8 * DUEL_GAMES
+    assert sum(c["plays"] for c in by_wonder.values()) == len(owned)
+    for w, cell in by_wonder.items():
+        assert cell["wins"] == sum(1 for x, won in owned if x == w and won)
+        assert cell["games"] == sum(1 for row in rows if any(w in s.facets["wonders"].split(",") for s in row.seats))
     assert await r.xlen(keys.dead(0)) == 0
     await _rebuild_equals_live(r, store, DUEL_GAMES)
 

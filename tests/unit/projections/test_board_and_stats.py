@@ -61,3 +61,73 @@ def test_folding_twice_is_refused_and_rebuild_equals_incremental():
     agg = stats.aggregate([row])
     assert agg["games"] == 1 and set(agg["categories"]) == {"win", "secret"}
     assert verify(TOY, envs, board.docs(whole), stats.encode_row(row)) == []
+
+
+def _row(players: int, options: dict, winner: int = 0) -> stats.GameRow:
+    seats = [stats.SeatRow(facets={"seat": str(i)}, scores=[i], total=i, rank=1 if i == winner else 2)
+             for i in range(players)]
+    return stats.GameRow(game_id=f"g{players}{sorted(options.items())}", game_type="toy", players=players,
+                         categories=["win"], seats=seats, winners=[winner], events=5, commands=3,
+                         started_ms=0, ended_ms=1, options={"players": players, **options})
+
+
+def test_a_row_records_its_options_and_statistics_split_by_setup():
+    envs = _log([3, 3, 3, 3])
+    row = stats.row(advance(empty("g", TOY), envs), envs)
+    assert row is not None and row.options == {"players": 2, "target": 10}
+    defaults = msgspec.to_builtins(TOY.options_type())
+    rows = [row, _row(2, {"target": 20}), _row(3, {"target": 10}), _row(3, {"target": 10})]
+    agg = stats.aggregate(rows, defaults)
+    assert agg["setups"] == {"2 players": 1, "2 players, target=20": 1, "3 players": 2}
+    assert [r.players for r in stats.select(rows, players=3)] == [3, 3]
+    assert stats.select(rows, options=[("target", 20)]) == [rows[1]]
+    assert stats.select(rows, players=2, options=[("target", 10)]) == [row]
+    # an option left unset (omitted from the row) counts as false
+    unset = _row(3, {})
+    assert stats.select([unset], options=[("edifice", False)]) == [unset]
+    assert stats.select([unset], options=[("edifice", True)]) == []
+    assert stats.setup(_row(3, {"edifice": True}), {"players": 3}) == "3 players, edifice"
+
+
+def test_option_filters_read_json_values_or_plain_strings():
+    assert stats.parse_option("edifice=true") == ("edifice", True)
+    assert stats.parse_option("players=4") == ("players", 4)
+    assert stats.parse_option("variant=ireland") == ("variant", "ireland")
+    try:
+        stats.parse_option("edifice")
+    except ValueError as e:
+        assert "KEY=VALUE" in str(e)
+    else:
+        raise AssertionError("a filter without '=' was accepted")
+
+
+def test_a_row_stored_before_rows_recorded_options_still_verifies_and_a_changed_one_does_not():
+    """projections.audit: the projector of earlier versions wrote rows without `options`;
+    such a row verifies when every other field matches, and a row that differs elsewhere
+    (or claims other options) is still a finding."""
+    envs = _log([3, 3, 3, 3])
+    whole = advance(empty("g", TOY), envs)
+    row = stats.row(whole, envs)
+    assert row is not None
+    older = stats.encode_row(msgspec.structs.replace(row, options={}))
+    assert b'"options"' not in older
+    assert verify(TOY, envs, board.docs(whole), older) == []
+    tampered = stats.encode_row(msgspec.structs.replace(row, options={}, winners=[0]))
+    assert verify(TOY, envs, board.docs(whole), tampered) == ["the stored statistics row differs from replay"]
+    other = stats.encode_row(msgspec.structs.replace(row, options={"players": 2, "target": 99}))
+    assert verify(TOY, envs, board.docs(whole), other) == ["the stored statistics row differs from replay"]
+    assert stats.aggregate([msgspec.structs.replace(row, options={})], {"players": 2})["setups"] == \
+        {"2 players (options not recorded)": 1}
+
+
+def test_a_set_facet_counts_each_member():
+    """GameDef.set_facets: a seat's set of values (Duel's four wonders) counts each member
+    as a value of the facet; other facets keep their whole value."""
+    seats = [stats.SeatRow(facets={"wonders": "a,b", "start": "first"}, scores=[1], total=1, rank=1),
+             stats.SeatRow(facets={"wonders": "b,c", "start": "second"}, scores=[0], total=0, rank=2)]
+    r = stats.GameRow(game_id="d", game_type="duel", players=2, categories=["x"], seats=seats, winners=[0],
+                      events=1, commands=1, started_ms=0, ended_ms=0)
+    split = stats.aggregate([r], set_facets=frozenset({"wonders"}))["by_facet"]["wonders"]
+    assert split == {"a": {"games": 1, "plays": 1, "wins": 1}, "b": {"games": 1, "plays": 2, "wins": 1},
+                     "c": {"games": 1, "plays": 1, "wins": 0}}
+    assert set(stats.aggregate([r])["by_facet"]["wonders"]) == {"a,b", "b,c"}
