@@ -352,6 +352,15 @@ _PARSERS: dict[str, Callable[[list[str]], OraEtLaboraCommand]] = {
 }
 
 
+VERB: dict[type, str] = {
+    BuyLandscape: "buy", BuySettlementLandscape: "phase-buy", Convert: "convert", PlaceClergyman: "place",
+    WorkContract: "contract", AssignClergyman: "assign", FellTrees: "fell", CutPeat: "cut", Build: "build",
+    Use: "use", Decline: "decline", EndAction: "end", EndSettlement: "done", BuildSettlement: "settle",
+    PlaceNeutralBuilding: "neutral", UseNeutralPrior: "neutral-prior",
+}
+"""The notation's verb of each command type, for messages that name commands."""
+
+
 def _words(text: str) -> list[str]:
     """Lower-case words; spaces around `,` `;` `:` `=` dropped."""
     t = " ".join(text.lower().split())

@@ -66,6 +66,7 @@ from games.ora_et_labora.events import (
     WorkContracted,
 )
 from games.ora_et_labora.evolve import evolve
+from games.ora_et_labora.notation import VERB
 from games.ora_et_labora.scoring import CATEGORIES, score
 from games.ora_et_labora.state import (
     AVAILABLE,
@@ -408,7 +409,7 @@ def _handler(state: State, cmd: Any) -> Handler | Rejection:
             NeutralBuild: {PlaceNeutralBuilding: _neutral_build, Decline: _neutral_set_aside},
             NeutralPrior: {UseNeutralPrior: _neutral_prior, Decline: _close},
         }[type(top)]
-        what = f"the open decision ({top.__struct_config__.tag})"
+        what = f"the open decision ({top.__struct_config__.tag.replace('_', ' ')})"
     elif state.phase == "settlement":
         allowed = {BuySettlementLandscape: _phase_landscape, BuildSettlement: _phase_settlement,
                    EndSettlement: _end_settlement}
@@ -421,8 +422,9 @@ def _handler(state: State, cmd: Any) -> Handler | Rejection:
         what = "your action" + (" (main action taken: buy, convert or end)" if state.acted else "")
     handler = allowed.get(type(cmd))
     if handler is None:
-        names = ", ".join(sorted(t.__struct_config__.tag for t in allowed))  # type: ignore[attr-defined]
-        return Rejection("not_now", f"{cmd.__struct_config__.tag} is not possible now; {what} takes: {names}, convert")
+        names = ", ".join(sorted(VERB[t] for t in allowed))
+        return Rejection("not_now", f"{VERB.get(type(cmd), type(cmd).__name__)} is not possible now; "
+                                    f"{what} takes: {names}; convert is always allowed")
     return handler
 
 

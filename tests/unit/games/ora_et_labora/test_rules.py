@@ -367,6 +367,10 @@ def test_not_your_turn_and_not_now() -> None:
     assert rejected(st, EndAction()).code == "no_main_action"
     assert rejected(st, EndSettlement()).code == "not_now"
     assert rejected(st, BuySettlementLandscape(kind="plot", side="coast", row=0)).code == "not_now"
+    # the message names commands as a player types them (the notation's verbs)
+    assert rejected(st, EndSettlement()).message == (
+        "done is not possible now; your action takes: build, buy, contract, cut, end, fell, place; "
+        "convert is always allowed")
 
 
 def test_13_4_solo_fell_trees_after_the_wood_indicator_left_the_game_clears_the_card_only() -> None:
