@@ -107,12 +107,15 @@ def verify(envelopes: Sequence[Envelope]) -> list[str]:
     GENESIS, each `prev_hash` is the previous envelope's hash, and each hash recomputes.
     """
     problems: list[str] = []
-    prev = GENESIS
+    prev, prev_seq = GENESIS, 0
     game_id = envelopes[0].game_id if envelopes else ""
     for i, env in enumerate(envelopes):
         where = f"entry {i + 1} (seq {env.seq}, {env.type})"
-        if env.seq != i + 1:
-            problems.append(f"{where}: seq should be {i + 1}")
+        # Against the previous entry's seq, so one missing or repeated entry is reported
+        # once, not on every entry after it.
+        if env.seq != prev_seq + 1:
+            problems.append(f"{where}: seq should be {prev_seq + 1}")
+        prev_seq = env.seq
         if env.game_id != game_id:
             problems.append(f"{where}: game id {env.game_id!r} differs from {game_id!r}")
         if env.prev_hash != prev:

@@ -105,3 +105,10 @@ def alive(consumer: str) -> str:
     """String with a short expiry that a running referee keeps setting: its heartbeat. A
     consumer with pending commands and no heartbeat is dead, and its commands are taken over."""
     return f"alive:referee:{consumer}"
+
+
+def shards() -> str:
+    """String: the deployment's shard count (SHARDS), set by the first referee or CLI
+    process on this Redis; every later one checks its own against it (a process with
+    another count would look for games and commands on the wrong shards)."""
+    return "layout:shards"

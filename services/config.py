@@ -40,13 +40,19 @@ def unique_consumer(prefix: str) -> str:
     return f"{prefix}-{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
 
+def _shards(text: str) -> int:
+    if not text.strip().isdigit() or int(text) < 1:
+        raise ValueError(f"SHARDS must be a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
 def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings:
     """Settings from TABLESTREAM_* / REDIS_URL / SHARDS variables, then `overrides`."""
     e = os.environ if env is None else env
     values: dict[str, object] = {
         "redis_url": e.get("REDIS_URL") or None,
         "data_dir": e.get("TABLESTREAM_DATA_DIR", ".tablestream"),
-        "shards": int(e.get("SHARDS", "1")),
+        "shards": _shards(e.get("SHARDS", "1")),
         "batch": int(e.get("TABLESTREAM_BATCH", "400")),
         "max_deliveries": int(e.get("TABLESTREAM_MAX_DELIVERIES", "5")),
         "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),

@@ -21,6 +21,33 @@ runs a hundred bots by default (20 games of 5) on one client."""
 POOL_WAIT_S = 60
 
 
+class ShardMismatch(Exception):
+    """This process's SHARDS differs from the deployment's recorded on its Redis."""
+
+
+async def check_shards(r: aioredis.Redis, shards: int) -> None:
+    """Record the deployment's shard count on its first process, and refuse (ShardMismatch)
+    a process whose SHARDS differs: its games and commands would hash to other shards, so
+    its commands would wait on streams no referee reads and its views be looked for where
+    none are written. A Redis that already holds games on a shard beyond `shards` (written
+    before the count was recorded) is refused as well."""
+    from events import keys
+
+    recorded = await r.get(keys.shards())
+    if recorded is None:
+        async for key in r.scan_iter(match="games:{*}", count=1000):
+            name = key.decode() if isinstance(key, bytes) else key
+            inner = name[name.index("{") + 1:name.index("}")]
+            if inner.isdigit() and int(inner) >= shards:
+                raise ShardMismatch(f"this Redis holds games on shard {inner}, more shards than SHARDS={shards} "
+                                    f"of this process: start it with the deployment's SHARDS")
+        await r.set(keys.shards(), shards, nx=True)
+        recorded = await r.get(keys.shards())
+    if recorded is not None and int(recorded) != shards:
+        raise ShardMismatch(f"this Redis is laid out for SHARDS={int(recorded)}, this process has SHARDS={shards}: "
+                            f"start it with SHARDS={int(recorded)}")
+
+
 def client(url: str) -> aioredis.Redis:
     """An asyncio client (bytes responses) whose pool waits for a free connection rather
     than failing when many calls are in flight; `aclose()` closes its pool."""

@@ -51,7 +51,11 @@ class Exit(Exception):
 
 
 def _settings(data_dir: str | None) -> Settings:
-    return config_mod.from_env(data_dir=data_dir)
+    try:
+        return config_mod.from_env(data_dir=data_dir)
+    except ValueError as e:  # a bad SHARDS or another variable's number
+        err.print(f"[red]{e}[/red]")
+        raise typer.Exit(USAGE) from None
 
 
 def _fail(code: int, message: str) -> typer.Exit:
@@ -116,7 +120,7 @@ class Runtime:
 async def runtime(settings: Settings, *, referee: bool = False, projector: bool = False,
                   quiet: bool = True) -> AsyncIterator[Runtime]:
     """Connect (starting the embedded Redis if needed) and optionally run the service in-process."""
-    from services.redis_client import client, url_for
+    from services.redis_client import ShardMismatch, check_shards, client, url_for
 
     url, emb = url_for(settings)
     r = client(url)
@@ -126,6 +130,10 @@ async def runtime(settings: Settings, *, referee: bool = False, projector: bool 
     tasks: list[asyncio.Task[None]] = []
     try:
         await r.ping()
+        try:
+            await check_shards(r, settings.shards)
+        except ShardMismatch as e:
+            raise Exit(USAGE, str(e)) from None
         if referee:
             from services.referee.app import RefereeService
 

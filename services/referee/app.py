@@ -14,7 +14,7 @@ from events import keys
 from events.store import EventStore
 from services import protocol
 from services.config import Settings
-from services.redis_client import client
+from services.redis_client import check_shards, client
 from services.referee.broker import RefereeBroker
 from services.referee.referee import Referee, ms_clock
 from services.referee.routes import build_router
@@ -53,6 +53,11 @@ class RefereeService:
         """Start consuming (for running inside another event loop, e.g. `play` or tests):
         heartbeat, then the commands left pending by this consumer name or by dead
         referees, in stream order, then new commands."""
+        try:
+            await check_shards(self.redis, self.settings.shards)
+        except Exception:
+            await self.redis.aclose()
+            raise
         await self.redis.set(keys.alive(self.settings.consumer), "1", ex=HEARTBEAT_TTL_S)
         self._heartbeat = asyncio.create_task(self._beat())
         await self.recover()

@@ -181,8 +181,8 @@ def test_bad_input_on_the_command_line_is_a_clear_usage_or_not_found_error(tmp_p
     exit 1, a silent choice, or a hang (found by a walk through README)."""
     data, files = tmp_path / "ts", tmp_path
 
-    def fails(code: int, *args: str, says: str) -> None:
-        p = ts(*args, data=data, check=False)
+    def fails(code: int, *args: str, says: str, env: dict[str, str] | None = None) -> None:
+        p = ts(*args, data=data, check=False, env_extra=env)
         assert p.returncode == code and says in " ".join(p.stderr.split()), (args, p.returncode, p.stderr[-500:])
         assert "Traceback" not in p.stderr
 
@@ -209,3 +209,6 @@ def test_bad_input_on_the_command_line_is_a_clear_usage_or_not_found_error(tmp_p
     (files / "g.jsonl").write_text(ts("export", gid, data=data).stdout)
     moved = ts("import", str(files / "g.jsonl"), data=tmp_path / "other")
     assert "this game is not over" in " ".join(moved.stderr.split())
+    # a process with another SHARDS than the deployment's would look on the wrong shards
+    fails(2, "view", gid, says="laid out for SHARDS=1, this process has SHARDS=2", env={"SHARDS": "2"})
+    fails(2, "view", gid, says="SHARDS must be a whole number of at least 1", env={"SHARDS": "0"})

@@ -105,6 +105,15 @@ def test_dropped_entry_is_reported() -> None:
     assert any("prev_hash" in p for p in problems)
 
 
+def test_a_dropped_entry_of_a_long_log_is_reported_once_not_on_every_later_entry() -> None:
+    log = make_log(30)
+    del log[4]
+    problems = verify(log)
+    assert problems == [f"entry 5 (seq 6, {log[4].type}): seq should be 5",
+                        f"entry 5 (seq 6, {log[4].type}): prev_hash {log[4].prev_hash} should be the previous hash "
+                        f"{log[3].hash}"]
+
+
 def test_swapped_entries_are_reported() -> None:
     log = make_log(4)
     log[1], log[2] = log[2], log[1]

@@ -34,6 +34,7 @@ def test_exact_names() -> None:
     assert keys.checkpoint(3, "board") == "ckpt:{3}:board"
     assert keys.stats("seven_wonders") == "stats:seven_wonders"
     assert keys.updates(3) == "updated:{3}"
+    assert keys.shards() == "layout:shards"
 
 
 def test_shard_of_is_crc32_mod_shards() -> None:
