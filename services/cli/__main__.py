@@ -299,8 +299,9 @@ def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -
         if len(res.winners) > 1:
             who += " (shared)"
         mine = f[w] if w < len(f) else {}
-        what = " ".join(k if v == "true" else v for k, v in mine.items()
-                        if k not in ("seat", "players", "board", *whole) and v != "false")
+        what = " ".join(k if v == "true" else v.replace(",", ", ") if k in game.set_facets else v
+                        for k, v in mine.items()
+                        if k not in ("seat", "players", "board", *whole) and v != "false") or "-"
         scores = [str(x) for x in res.scores[w]] if res.categories == cats else ["?"] * len(cats)
         t.add_row(p.game_id, who, what, *(mine.get(k, "") for k in whole), *scores, str(res.totals[w]))
     if console.is_terminal:

