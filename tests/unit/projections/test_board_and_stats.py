@@ -87,6 +87,10 @@ def test_a_row_records_its_options_and_statistics_split_by_setup():
     assert stats.select([unset], options=[("edifice", False)]) == [unset]
     assert stats.select([unset], options=[("edifice", True)]) == []
     assert stats.setup(_row(3, {"edifice": True}), {"players": 3}) == "3 players, edifice"
+    # a number is not a truth value: 0 is neither false nor unset, 1 not true
+    assert stats.select([_row(3, {"level": 0})], options=[("level", False)]) == []
+    assert stats.select([_row(3, {"level": 1})], options=[("level", True)]) == []
+    assert stats.setup(_row(3, {"level": 0}), {"players": 3}) == "3 players, level=0"
 
 
 def test_option_filters_read_json_values_or_plain_strings():
