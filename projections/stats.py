@@ -80,8 +80,8 @@ def _options(table: Table) -> dict[str, Any]:
 def setup(r: GameRow, defaults: dict[str, Any]) -> str:
     """A row's setup in words: the player count and each option that differs from the
     game's default (`defaults`, the default options as builtins), e.g. "5 players,
-    edifice" or "4 players, variant=ireland, length=short". An option left unset counts
-    as false."""
+    edifice" or "4 players, length=short, variant=ireland" (options alphabetically). An
+    option left unset counts as false."""
     parts = [f"{r.players} player{'s' if r.players != 1 else ''}"]
     for k in sorted(set(defaults) | set(r.options)):
         if k == "players":

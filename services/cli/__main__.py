@@ -522,6 +522,7 @@ def verify(game_id: Optional[str] = typer.Argument(None, help="Game id."),
 
 
 async def verify_games(rt: Runtime, game_ids: list[str]) -> dict[str, list[str]]:
+    from games import registry
     from projections import board
     from projections.audit import verify as audit
     from projections.table import advance, empty
@@ -533,10 +534,17 @@ async def verify_games(rt: Runtime, game_ids: list[str]) -> dict[str, list[str]]
         if not envs:
             out[g] = ["no such game"]
             continue
-        game = _game(envs[0].game_type)
+        try:
+            game = registry.get(envs[0].game_type)
+        except KeyError:
+            out[g] = [f"the log is of an unknown game type {envs[0].game_type!r}"]
+            continue
         s = rt.store.shard(g)
-        table = advance(empty(g, game), envs)
-        views = await load_views(rt.redis, s, g, board.seats(table))
+        try:
+            seats = board.seats(advance(empty(g, game), envs))
+        except Exception:  # an imported log may not fold: the audit below says why
+            seats = []
+        views = await load_views(rt.redis, s, g, seats)
         row = await rt.redis.hget(keys.stats(game.id), g)
         out[g] = audit(game, envs, views, row)
     return out
@@ -575,7 +583,9 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
           players: Optional[int] = typer.Option(None, "--players", min=1, help="Only games of this many players."),
           option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE",
                                            help="Only games with this option (repeatable), e.g. edifice=true, "
-                                                "variant=ireland; an option left unset counts as false."),
+                                                "variant=ireland; values as in the game's options (JSON: true, "
+                                                "3); an option the game was opened without (edifice) counts as "
+                                                "false, the others as their default."),
           as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
           data_dir: Optional[str] = DataDir) -> None:
     """Statistics of finished games: wins by facet (e.g. wonder and side), scores, length, latency.
@@ -595,6 +605,11 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
         if key not in g.options_type.__struct_fields__:
             raise typer.BadParameter(f"{g.id} has no option {key!r} (options: "
                                      f"{', '.join(g.options_type.__struct_fields__)})", param_hint="--option")
+        try:  # a value the option cannot take would silently match no game
+            msgspec.convert({key: value}, g.options_type)
+        except (msgspec.ValidationError, ValueError) as e:
+            raise typer.BadParameter(f"{text!r} is no value of {g.id}'s option {key!r}: {e}",
+                                     param_hint="--option") from None
         wanted.append((key, value))
     _run(_stats(_settings(data_dir), g, as_json, players, wanted))
 
@@ -633,10 +648,14 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int 
     if as_json:
         _print_json(agg)
         return
-    chosen = ", ".join([*([f"{players} players"] if players is not None else []),
+    chosen = ", ".join([*([f"{players} player{'' if players == 1 else 's'}"] if players is not None else []),
                         *(f"{k}={v if isinstance(v, str) else msgspec.json.encode(v).decode()}" for k, v in wanted or [])])
-    console.print(f"[bold]{game.id}[/bold]: {agg['games']} finished games" + (f" with {chosen}" if chosen else ""),
-                  highlight=False)
+    n = agg["games"]
+    console.print(f"[bold]{game.id}[/bold]: {n} finished game{'' if n == 1 else 's'}"
+                  + (f" with {chosen}" if chosen else ""), highlight=False)
+    if not n:
+        console.print("No finished game to show" + (" with these filters." if chosen else " yet."), highlight=False)
+        return
     if len(agg["setups"]) > 1:
         t = RichTable(title="games by setup")
         t.add_column("setup")

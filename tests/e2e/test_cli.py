@@ -44,6 +44,10 @@ def test_readme_play_then_verify_replay_export_import_fork_script(tmp_path):
     assert json.loads(ts("stats", "--option", "edifice=true", "--json", data=data).stdout)["games"] == 0
     typo = ts("stats", "--option", "edifce=true", data=data, check=False)
     assert typo.returncode == 2 and "has no option 'edifce'" in typo.stderr
+    wrong = ts("stats", "--option", "edifice=True", data=data, check=False)  # JSON's true, not Python's
+    said = " ".join(wrong.stderr.replace("│", " ").split())  # the words of rich's error box
+    assert wrong.returncode == 2 and "is no value of seven_wonders's option 'edifice'" in said, said
+    assert "No finished game to show with these filters" in ts("stats", "--players", "4", data=data).stdout
     # a new game, an act, a view, a replay, export/import/fork
     new = json.loads(ts("new", "--players", "3", data=data).stdout)
     gid, tokens = new["game_id"], new["tokens"]
@@ -212,3 +216,15 @@ def test_bad_input_on_the_command_line_is_a_clear_usage_or_not_found_error(tmp_p
     # a process with another SHARDS than the deployment's would look on the wrong shards
     fails(2, "view", gid, says="laid out for SHARDS=1, this process has SHARDS=2", env={"SHARDS": "2"})
     fails(2, "view", gid, says="SHARDS must be a whole number of at least 1", env={"SHARDS": "0"})
+    # an imported log whose payload no longer decodes is a finding of verify, not a
+    # traceback, and `verify --all` goes on to the other games
+    lines = (files / "g.jsonl").read_text().splitlines()
+    lines[-1] = re.sub(r'"data":"(.)', lambda m: '"data":"' + ("Z" if m.group(1) != "Z" else "Y"), lines[-1], count=1)
+    assert lines[-1] != (files / "g.jsonl").read_text().splitlines()[-1]
+    (files / "bad_payload.jsonl").write_text("\n".join(lines) + "\n")
+    third = tmp_path / "third"
+    ts("import", str(files / "bad_payload.jsonl"), data=third)
+    ts("new", "--players", "3", data=third)
+    checked = ts("verify", "--all", data=third, check=False)
+    assert checked.returncode == 1 and "Traceback" not in checked.stderr, checked.stderr[-800:]
+    assert f"FAIL {gid}" in checked.stdout and "1 of 2 games verified" in checked.stdout
