@@ -24,6 +24,16 @@ from games.contract import GameDef, Rejection
 from services import protocol
 
 
+def parse_text(game: GameDef, text: str, limit: int = 4096) -> Any:
+    """A command's text notation -> the game's Command, or a Rejection. A text longer than
+    `limit` bytes (the referee's largest command, `Settings.max_command_bytes`) is refused
+    as `oversized` before the game's parser sees it, so that no message echoes it back."""
+    size = len(text.encode())
+    if size > limit:
+        return Rejection("oversized", f"a command may be at most {limit} bytes; this one has {size}")
+    return game.parse_command(text)
+
+
 class Client:
     """Sends commands as one client id; use `async with Client(...)`."""
 
@@ -131,7 +141,7 @@ class Client:
                   command_id: str | None = None) -> Outcome:
         """Send a seat's command (a Command Struct or its text notation) and wait for the outcome."""
         if isinstance(command, str):
-            parsed = game.parse_command(command)
+            parsed = parse_text(game, command)
             if isinstance(parsed, Rejection):
                 raise ValueError(f"{parsed.code}: {parsed.message}")
             command = parsed

@@ -636,7 +636,8 @@ def _run(state: State, seat: int, place: Place, row: Building, use: Use) -> _Wor
     if w.goods_at < len(use.goods):
         return Rejection("bad_choice", f"the {row.name} offers no choice of {', '.join(use.goods[w.goods_at:])}")
     if w.times_at < len(use.times):
-        return Rejection("bad_choice", f"the {row.name} has {w.times_at} count(s), not {len(use.times)}")
+        return Rejection("bad_choice", f"the {row.name} takes {w.times_at or 'no'} times= count"
+                                       f"{'' if w.times_at == 1 else 's'}, not {len(use.times)}")
     if w.cells_at < len(use.cells):
         return Rejection("bad_cell", f"the {row.name} removes no further card")
     if any(use.take.values()) and not w.took:

@@ -397,12 +397,12 @@ async def _game_of(rt: Runtime, game_id: str) -> tuple[GameDef, list[Envelope]]:
 
 async def _act(settings: Settings, game_id: str, seat: int, token: str, text: str) -> None:
     from games.contract import Rejection
-    from services.client import Client
+    from services.client import Client, parse_text
 
     async with runtime(settings) as rt:
         game, _ = await _game_of(rt, game_id)
         own = not await _referee_alive(rt.redis)
-    parsed = game.parse_command(text)
+    parsed = parse_text(game, text, settings.max_command_bytes)
     if isinstance(parsed, Rejection):
         _print_json(Rejected(command_id="", game_id=game_id, code=parsed.code, message=parsed.message))
         raise Exit(FAILED)
@@ -841,7 +841,7 @@ def script(file: Path = typer.Argument(..., help="The script (JSON)."),
 async def _script(settings: Settings, spec: Script, strict: bool) -> None:
     from games.contract import Rejection
     from projections.table import advance, empty
-    from services.client import Client
+    from services.client import Client, parse_text
 
     game = _game(spec.game)
     preset_name, options = _options_for(game, spec.players, spec.preset or None)
@@ -858,7 +858,7 @@ async def _script(settings: Settings, spec: Script, strict: bool) -> None:
         if isinstance(out, Rejected):
             raise Exit(FAILED)
         for i, step in enumerate(spec.commands):
-            parsed = game.parse_command(step.command)
+            parsed = parse_text(game, step.command, settings.max_command_bytes)
             if isinstance(parsed, Rejection):
                 res: Any = Rejected(command_id="", game_id=gid, code=parsed.code, message=parsed.message)
             elif not 0 <= step.seat < len(tokens):
