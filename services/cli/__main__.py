@@ -299,9 +299,13 @@ def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -
         if len(res.winners) > 1:
             who += " (shared)"
         mine = f[w] if w < len(f) else {}
-        what = " ".join(k if v == "true" else v.replace(",", ", ") if k in game.set_facets else v
-                        for k, v in mine.items()
-                        if k not in ("seat", "players", "board", *whole) and v != "false") or "-"
+
+        def played_as(facets: dict[str, str]) -> str:
+            return " ".join(k if v == "true" else v.replace(",", ", ") if k in game.set_facets else v
+                            for k, v in facets.items()
+                            if k not in ("seat", "players", "board", *whole) and v != "false") or "-"
+
+        what = " / ".join(played_as(f[s] if s < len(f) else {}) for s in res.winners)  # each winner's
         scores = [str(x) for x in res.scores[w]] if res.categories == cats else ["?"] * len(cats)
         t.add_row(p.game_id, who, what, *(mine.get(k, "") for k in whole), *scores, str(res.totals[w]))
     if console.is_terminal:
@@ -862,7 +866,8 @@ async def _script(settings: Settings, spec: Script, strict: bool) -> None:
             if isinstance(parsed, Rejection):
                 res: Any = Rejected(command_id="", game_id=gid, code=parsed.code, message=parsed.message)
             elif not 0 <= step.seat < len(tokens):
-                res = Rejected(command_id="", game_id=gid, code="unknown_seat", message="no such seat")
+                res = Rejected(command_id="", game_id=gid, code="unknown_seat",
+                               message=f"seat must be 0..{len(tokens) - 1}")
             else:
                 res = await c.act(game, gid, step.seat, tokens[step.seat], parsed)
             rejected += isinstance(res, Rejected)

@@ -66,9 +66,12 @@ def test_readme_play_then_verify_replay_export_import_fork_script(tmp_path):
     # a scripted game with one bad command
     script = tmp_path / "s.json"
     script.write_text(json.dumps({"game": "seven_wonders", "preset": "3p",
-                                  "commands": [{"seat": 0, "command": "discard Nothing"}]}))
+                                  "commands": [{"seat": 0, "command": "discard Nothing"},
+                                               {"seat": 3, "command": "discard Loom"}]}))
     lines = [json.loads(x) for x in ts("script", str(script), data=data).stdout.splitlines()]
-    assert lines[0]["step"] == "open" and lines[-1]["rejected"] == 1
+    assert lines[0]["step"] == "open" and lines[-1]["rejected"] == 2
+    # a seat the game does not have: the words `act` uses for it
+    assert lines[2]["outcome"]["code"] == "unknown_seat" and lines[2]["outcome"]["message"] == "seat must be 0..2"
     assert ts("script", str(script), "--strict", data=data, check=False).returncode == 1
     assert ts("projections", "rebuild", data=data).returncode == 0
     assert "ok" in ts("verify", "--all", data=data).stdout
