@@ -687,6 +687,7 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int 
     t.add_column("sd", justify="right")
     for c, m in agg["categories"].items():
         t.add_row(c, f"{m['mean']:.2f}", f"{m['sd']:.2f}")
+    t.add_row("total", f"{agg['total']['mean']:.2f}", f"{agg['total']['sd']:.2f}", style="bold")
     console.print(t)
     for k, v in agg.get("summary", {}).items():  # the game's own extra numbers and labels
         shown = f"mean {v['mean']:.1f}, sd {v['sd']:.1f}" if set(v) == {"mean", "sd"} else \

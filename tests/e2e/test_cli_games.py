@@ -54,7 +54,10 @@ def test_play_verify_replay_stats_duel_and_arkadia(tmp_path):
     # each wonder a seat held counts on its own: 2 games of 8 wonders (7 once the seventh is built)
     assert 14 <= sum(c["plays"] for c in s["by_facet"]["wonders"].values()) <= 16
     assert all("," not in w for w in s["by_facet"]["wonders"])
-    assert "wins by victory" in ts("stats", "--game", "seven_wonders_duel", data=data).stdout
+    text = ts("stats", "--game", "seven_wonders_duel", data=data).stdout
+    assert "wins by victory" in text
+    total = next(line for line in text.splitlines() if "total" in line)  # the mean total score, as --json has it
+    assert f"{s['total']['mean']:.2f}" in total
     a = json.loads(ts("stats", "--game", "arkadia", "--json", data=data).stdout)
     assert a["games"] == 2 and a["by_facet"]["players"] == {"3": {"games": 2, "plays": 6, "wins": a["by_facet"]["players"]["3"]["wins"]}}
     assert set(a["categories"]) == {"gold", "red", "olive", "black", "silver"}
