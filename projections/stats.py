@@ -89,7 +89,7 @@ def setup(r: GameRow, defaults: dict[str, Any]) -> str:
         v, d = r.options.get(k), defaults.get(k)
         if _same(v, d):
             continue
-        parts.append(k if v is True else f"{k}={_text(v)}")
+        parts.append(k if v is True else f"{k}={option_text(v)}")
     return ", ".join(parts)
 
 
@@ -100,7 +100,8 @@ def _same(a: Any, b: Any) -> bool:
     return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
-def _text(v: Any) -> str:
+def option_text(v: Any) -> str:
+    """An option's value as `--option` takes it: a string as it is, anything else as JSON."""
     return msgspec.json.encode(v).decode() if not isinstance(v, str) else v
 
 

@@ -635,7 +635,7 @@ def latency_summary(hist: dict[bytes, int] | dict[bytes, bytes]) -> dict[str, fl
 
 async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int | None = None,
                  wanted: list[tuple[str, Any]] | None = None) -> None:
-    from projections.stats import aggregate, decode_row, select
+    from projections.stats import aggregate, decode_row, option_text, select
     from services.protocol import latency
 
     async with runtime(settings) as rt:
@@ -653,7 +653,7 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int 
         _print_json(agg)
         return
     chosen = ", ".join([*([f"{players} player{'' if players == 1 else 's'}"] if players is not None else []),
-                        *(f"{k}={v if isinstance(v, str) else msgspec.json.encode(v).decode()}" for k, v in wanted or [])])
+                        *(f"{k}={option_text(v)}" for k, v in wanted or [])])
     n = agg["games"]
     console.print(f"[bold]{game.id}[/bold]: {n} finished game{'' if n == 1 else 's'}"
                   + (f" with {chosen}" if chosen else ""), highlight=False)
