@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 import time
 import uuid
 from typing import Any
@@ -41,9 +42,8 @@ class Client:
                  timeout: float = 30.0) -> None:
         self.redis = redis
         self.shards = shards
-        self.id = client_id or f"c-{uuid.uuid4().hex[:12]}"
+        self.id = client_id or f"c-{secrets.token_hex(16)}"
         self.timeout = timeout
-        self._n = 0
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
         self._reader: asyncio.Task[None] | None = None
         self._reader_redis: aioredis.Redis | None = None
@@ -89,8 +89,9 @@ class Client:
                             fut.set_result(out)
 
     def next_id(self) -> str:
-        self._n += 1
-        return f"{self.id}-{self._n}"
+        """A fresh command id: the client id and 128 random bits. Ids were `<client>-<n>`,
+        so one observed id predicted the next (another client could send under it first)."""
+        return f"{self.id}-{secrets.token_hex(16)}"
 
     def envelope(self, *, game_id: str, game_type: str, kind: str = "act", seat: int = -1, token: str = "",
                  command: bytes = b"null", command_id: str | None = None) -> CommandEnvelope:
