@@ -12,7 +12,7 @@ definition; change neither without changing `ENVELOPE_FORMAT`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from hashlib import sha256
 
@@ -126,3 +126,18 @@ def verify(envelopes: Sequence[Envelope]) -> list[str]:
         # Chain on the stored hash, so one altered entry is reported once, not n times.
         prev = env.hash
     return problems
+
+
+def relink(envelopes: Sequence[Envelope], *, game_id: str, time: int,
+           data: Mapping[int, bytes] | None = None) -> list[Envelope]:
+    """A log prefix re-chained under another game id (a fork): every envelope keeps its
+    seq, type, version, command id, seat and payload, gets `time`, and is hashed anew
+    from GENESIS; `data` replaces the payloads of the seqs it names (e.g. a new opening
+    with the fork's own seat tokens)."""
+    prev, out = GENESIS, []
+    for e in envelopes:
+        n = link(prev, game_id=game_id, game_type=e.game_type, seq=e.seq, type=e.type, v=e.v, time=time,
+                 command_id=e.command_id, seat=e.seat, data=(data or {}).get(e.seq, e.data))
+        out.append(n)
+        prev = n.hash
+    return out

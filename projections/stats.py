@@ -213,3 +213,19 @@ def aggregate(rows: Iterable[GameRow], defaults: dict[str, Any] | None = None,
         "summary": {**{k: dict(zip(("mean", "sd"), _mean_sd(v))) for k, v in sorted(numbers.items())},
                     **{k: dict(sorted(v.items())) for k, v in sorted(labels.items())}},
     }
+
+
+def latency_summary(hist: dict[bytes, int] | dict[bytes, bytes]) -> dict[str, float]:
+    """p50/p99 (ms, bucket upper bounds) of the referee's publish-to-outcome histogram
+    (field: a bucket's upper bound in µs; value: commands counted in it)."""
+    buckets = sorted((int(k), int(v)) for k, v in hist.items())
+    total = sum(v for _, v in buckets)
+    out: dict[str, float] = {"commands": float(total)}
+    for name, q in (("p50_ms", 0.5), ("p99_ms", 0.99)):
+        acc = 0
+        for bound, v in buckets:
+            acc += v
+            if acc >= q * total:
+                out[name] = bound / 1000
+                break
+    return out

@@ -525,48 +525,14 @@ def verify(game_id: Optional[str] = typer.Argument(None, help="Game id."),
     _run(_verify(_settings(data_dir), game_id, all_games))
 
 
-async def verify_games(rt: Runtime, game_ids: list[str]) -> dict[str, list[str]]:
-    from games import registry
-    from projections import board
-    from projections.audit import verify as audit
-    from projections.table import advance, empty
-    from services.projector.runner import load_views
-
-    out: dict[str, list[str]] = {}
-    for g in game_ids:
-        envs = await rt.store.read(g)
-        if not envs:
-            out[g] = ["no such game"]
-            continue
-        try:
-            game = registry.get(envs[0].game_type)
-        except KeyError:
-            out[g] = [f"the log is of an unknown game type {envs[0].game_type!r}"]
-            continue
-        s = rt.store.shard(g)
-        try:
-            seats = board.seats(advance(empty(g, game), envs))
-        except Exception:  # an imported log may not fold: the audit below says why
-            seats = []
-        views = await load_views(rt.redis, s, g, seats)
-        row = await rt.redis.hget(keys.stats(game.id), g)
-        out[g] = audit(game, envs, views, row)
-    return out
-
-
-async def _all_ids(rt: Runtime) -> list[str]:
-    ids: list[str] = []
-    for s in range(rt.settings.shards):
-        ids += await rt.store.game_ids(s)
-    return ids
-
-
 async def _verify(settings: Settings, game_id: str | None, all_games: bool) -> None:
+    from services.verify import all_game_ids, verify_games
+
     async with runtime(settings) as rt:
-        ids = await _all_ids(rt) if all_games else [game_id or ""]
+        ids = await all_game_ids(rt.store, settings.shards) if all_games else [game_id or ""]
         if not all_games and not await rt.store.read(ids[0]):
             raise Exit(NOT_FOUND, f"no game {ids[0]!r}")
-        found = await verify_games(rt, ids)
+        found = await verify_games(rt.redis, rt.store, ids)
     bad = 0
     for g, problems in found.items():
         if problems:
@@ -618,24 +584,9 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
     _run(_stats(_settings(data_dir), g, as_json, players, wanted))
 
 
-def latency_summary(hist: dict[bytes, int] | dict[bytes, bytes]) -> dict[str, float]:
-    """p50/p99 (ms, bucket upper bounds) of the referee's publish-to-outcome histogram."""
-    buckets = sorted((int(k), int(v)) for k, v in hist.items())
-    total = sum(v for _, v in buckets)
-    out: dict[str, float] = {"commands": float(total)}
-    for name, q in (("p50_ms", 0.5), ("p99_ms", 0.99)):
-        acc = 0
-        for bound, v in buckets:
-            acc += v
-            if acc >= q * total:
-                out[name] = bound / 1000
-                break
-    return out
-
-
 async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int | None = None,
                  wanted: list[tuple[str, Any]] | None = None) -> None:
-    from projections.stats import aggregate, decode_row, option_text, select
+    from projections.stats import aggregate, decode_row, latency_summary, option_text, select
     from services.protocol import latency
 
     async with runtime(settings) as rt:
@@ -774,7 +725,7 @@ def fork(game_id: str = typer.Argument(..., help="Game id to fork."),
 async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -> None:
     import uuid
 
-    from events.chain import GENESIS, link
+    from events.chain import relink
     from events.codec import META
     from events.meta import GameOpened
     from projections.table import advance, command_end, decode, empty
@@ -794,14 +745,7 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
         assert isinstance(opened, GameOpened)
         tokens = [new_token() for _ in range(opened.players)]
         opened = msgspec.structs.replace(opened, seat_token_hashes=[token_hash(t) for t in tokens])
-        prev, out = GENESIS, []
-        now = ms_clock()
-        for e in envs:
-            data = META.encode(opened)[2] if e.seq == 1 else e.data
-            n = link(prev, game_id=gid, game_type=e.game_type, seq=e.seq, type=e.type, v=e.v, time=now,
-                     command_id=e.command_id, seat=e.seat, data=data)
-            out.append(n)
-            prev = n.hash
+        out = relink(envs, game_id=gid, time=ms_clock(), data={1: META.encode(opened)[2]})
         secret = await rt.redis.get(keys.secret(rt.store.shard(game_id), game_id))
         if secret is not None:
             await rt.redis.set(keys.secret(rt.store.shard(gid), gid), secret, nx=True)

@@ -8,7 +8,7 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from events.chain import GENESIS, hash_of, link, verify
+from events.chain import GENESIS, hash_of, link, relink, verify
 from events.envelope import Envelope
 
 
@@ -161,3 +161,16 @@ def test_a_linker_makes_the_envelopes_link_makes() -> None:
                            time=1_700_000_000_123, command_id="c-9", seat=seat, data=data)
         assert got.hash == hash_of(got)
         prev = got.hash
+
+
+def test_relink_rechains_a_prefix_under_a_new_id() -> None:
+    """A fork's log: same seqs, types, command ids and payloads (but the replaced one),
+    the new id and time, a chain of its own from GENESIS that verifies."""
+    log = make_log(4)
+    out = relink(log[:3], game_id="g2", time=42, data={1: b'{"new":1}'})
+    assert verify(out) == []
+    assert [e.game_id for e in out] == ["g2"] * 3 and {e.time for e in out} == {42}
+    assert out[0].data == b'{"new":1}' and [e.data for e in out[1:]] == [e.data for e in log[1:3]]
+    assert [(e.seq, e.type, e.command_id, e.seat) for e in out] == [(e.seq, e.type, e.command_id, e.seat)
+                                                                    for e in log[:3]]
+    assert out[0].prev_hash == GENESIS and out[2].hash != log[2].hash

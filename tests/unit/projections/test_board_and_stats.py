@@ -135,3 +135,10 @@ def test_a_set_facet_counts_each_member():
     assert split == {"a": {"games": 1, "plays": 1, "wins": 1}, "b": {"games": 1, "plays": 2, "wins": 1},
                      "c": {"games": 1, "plays": 1, "wins": 0}}
     assert set(stats.aggregate([r])["by_facet"]["wonders"]) == {"a,b", "b,c"}
+
+
+def test_latency_summary_reads_bucket_bounds_in_ms():
+    """p50 and p99 are the upper bounds (µs → ms) of the buckets where the counts reach them."""
+    hist = {b"1024": b"50", b"2048": b"49", b"65536": b"1"}
+    assert stats.latency_summary(hist) == {"commands": 100.0, "p50_ms": 1.024, "p99_ms": 2.048}
+    assert stats.latency_summary({}) == {"commands": 0.0}  # nothing measured: no percentiles
