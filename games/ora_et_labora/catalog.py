@@ -1,16 +1,17 @@
 """Ora et Labora's catalog: goods, production wheel, landscapes, buildings, settlements, modes.
 
 Loaded from `seeds/ora_et_labora/` (game.json, buildings.json, settlements.json) and validated
-on import; a malformed row fails naming the file and the row. The data is converted row for
-row from ../shared/rules/data/ora-et-labora.json; every building and settlement row carries
-`ref` (the § and row of ../shared/rules/ora-et-labora.md) and `confirmation` (the data's
-confidence: confirmed, mostly_confirmed, disputed_repeat, disputed_value). Rows named in the
-reference's unconfirmed list (§16, marked ⚠ in its tables) keep the recommended value, quote
-the list entry in `unconfirmed`, give the reason in `note` and the other value(s) in
-`alternatives` (field path and value), so a ruling can be switched by editing data only.
+on import; a malformed row fails naming the file and the row. The data was converted row for
+row from the rules reference's data file; every building and settlement row carries `ref`
+(the § and row of docs/rules/ora-et-labora.md, the project's rules document) and
+`confirmation` (the data's confidence: confirmed, mostly_confirmed, disputed_repeat,
+disputed_value). Rows named in the unconfirmed list (§16, marked ⚠ in the tables) keep the
+value the engine plays, quote the list entry in `unconfirmed`, give the reason in `note`
+and the other value(s) in `alternatives` (field path and value), so a ruling can be
+switched by editing data only.
 
 Building functions are `effect_steps`, a tagged union on `op` (§11.1 explains how to read
-them); the reference's free text stays beside them in `effect`.
+them); the free text of the rules document's §11 tables stays beside them in `effect`.
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ class Convert(_Step, tag="convert"):
 class ConvertBasicPair(_Step, tag="convert_basic_pair"):
     """Pay `in`, receive amounts[0] of one basic good and amounts[1] of a different one (Druid's House, §11).
 
-    The reference writes this output as text (`reference_out`, kept verbatim), not as goods."""
+    The source data writes this output as text (`reference_out`, kept verbatim), not as goods."""
 
     in_: Amounts = msgspec.field(name="in")
     amounts: list[int]
@@ -435,7 +436,7 @@ class Stacks(_Table, frozen=True, kw_only=True):
 
 
 class Phases(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Round (or turn) of settlement phases A-D; E is text where the reference gives no number."""
+    """Round (or turn) of settlement phases A-D; E is text where the rules give no number."""
 
     A: int
     B: int
@@ -455,7 +456,7 @@ class Selection(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
 
 
 class Mode(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One way to play (§5.3, §13); field names as in the reference data."""
+    """One way to play (§5.3, §13); field names as in the source data."""
 
     players: int
     board: str
@@ -479,7 +480,7 @@ class Mode(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True
     round_start_goods: dict[int, dict[str, int]] | None = None
     round_start_goods_confidence: str = ""
     indicators_at_10_on_rotation: str = ""
-    confidence: str  # the reference's own wording
+    confidence: str  # the source data's own wording
     selection: Selection
     ref: str
     confirmation: Mark

@@ -1,4 +1,4 @@
-"""Secrecy in Ora et Labora: nothing is hidden (ora-et-labora.md §1, §5: goods, buildings,
+"""Secrecy in Ora et Labora: nothing is hidden (docs/rules/ora-et-labora.md §1, §5: goods, buildings,
 settlement hands, the building stacks and the wheel are all open), so every seat and every
 spectator sees the same view, which holds the whole public state."""
 

@@ -1,4 +1,4 @@
-"""Ora et Labora's pure foundations against ../shared/rules/ora-et-labora.md: goods and
+"""Ora et Labora's pure foundations against docs/rules/ora-et-labora.md: goods and
 payments (§2, §10 A), the production wheel (§4), the landscape (§3) and scoring (§10),
 with the worked examples of §14."""
 

@@ -1,7 +1,7 @@
-"""Building functions (games/ora_et_labora/functions.py) against ../shared/rules/ora-et-labora.md:
+"""Building functions (games/ora_et_labora/functions.py) against docs/rules/ora-et-labora.md:
 every building of §11 (both variants and the heartland), the production wheel (§4.3), Fell
 Trees / Cut Peat (§7.2), the short-game bonus (§13.3, §15 #13), the worked examples §14.1-§14.4,
-the recommended readings of §15 and the disputed rows of §16 switched in the data."""
+the interpretations of §15 and the disputed rows of §16 switched in the data."""
 
 from __future__ import annotations
 

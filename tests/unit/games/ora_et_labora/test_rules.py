@@ -1,4 +1,4 @@
-"""Ora et Labora's turn structure and actions against ../shared/rules/ora-et-labora.md:
+"""Ora et Labora's turn structure and actions against docs/rules/ora-et-labora.md:
 setup (§5), rounds (§6), main and additional actions (§3.5, §7), settlement phases (§8), the
 bonus round and the end (§9), and the other modes (§13)."""
 
