@@ -3,7 +3,7 @@ the 7 building forms (with every rotation precomputed) and the 40 building cards
 
 Loaded once, at import, from `seeds/arkadia/board.json` and `buildings.json` (the one
 permitted read under `games/`: immutable, versioned data whose hash goes into every log).
-Every block of the data keeps the status mark of ../shared/rules/arkadia.md; the building
+Every block of the data keeps the status mark of docs/rules/arkadia.md (§0); the building
 shapes and counts, the seal colour of each card, the tent-camp cells and the printed-seal
 order of the castle squares are placeholders [P] that can be replaced without code changes.
 A malformed file fails loudly, naming the file and the row.

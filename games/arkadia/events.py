@@ -21,7 +21,7 @@ Vec4 = tuple[int, int, int, int]
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Game options (§11.1). `lot`: "default" (the default, §3 and §16: the reference's
+    """Game options (§11.1). `lot`: "default" (the default, §3 and §15: the rules'
     recommended [6, 4] landscape) or "random" (drawn from the seed within the data's central
     area; a variation one review mentions, §3 [S]).
     `mirror_allowed`: may tiles be mirrored (§2.1, default from the data: no)."""

@@ -1,7 +1,7 @@
 """decide, legal_commands and to_act for Arkadia (they share their predicates), and `gain`,
 the immediate profit of a command for greedy bots.
 
-References (§) are to ../shared/rules/arkadia.md. A turn (§5, §11.1) is: the mandatory
+References (§) are to docs/rules/arkadia.md. A turn (§5, §11.1) is: the mandatory
 action (lay a building or place workers; skipped automatically when impossible, §8 [R]),
 its completions and payouts (resolved inside the same decision), one castle piece per
 completed building (a command each), the hand refill after a building, then the optional

@@ -3,7 +3,7 @@ layouts and the military track.
 
 Loaded once, at import, from `seeds/seven_wonders_duel/*.json` (the one permitted read
 under `games/`: immutable, versioned data whose hash goes into every game's log). Every
-row carries `ref`, the section and row of ../shared/rules/seven-wonders-duel.md it comes
+row carries `ref`, the section and row of docs/rules/seven-wonders-duel.md it comes
 from. A malformed row fails loudly with its file and row. Besides the validated rows the
 catalog precomputes the flat tables the hot paths read (`Spec`), so the rules never walk
 effect lists during play.

@@ -1,6 +1,6 @@
 """decide, legal_commands and to_act for 7 Wonders Duel (they share their predicates).
 
-References are to ../shared/rules/seven-wonders-duel.md. A turn is resolved in one
+References are to docs/rules/seven-wonders-duel.md. A turn is resolved in one
 `decide` call and written out as events: the action with its payment and coins, the
 reveals it causes (§4), the pawn's move (§7), then a science pair or a wonder's choice
 as an open decision (§8, §12), and finally the next turn, the next age's start choice

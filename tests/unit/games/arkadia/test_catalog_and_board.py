@@ -21,7 +21,7 @@ from games.arkadia.board import (
 )
 from games.arkadia.catalog import CATALOG, CATALOG_HASH, SEALS
 
-PINNED_HASH = "ae807b0ca62ece49e0394d8dd9f630bebb56edbd87b7fc53a5d05b2971b22d24"
+PINNED_HASH = "3c5ad7ced7b447723591cbe30e87e53872e59b3167f76e7130364a78715d7c04"
 
 
 def _raw(name: str) -> dict:

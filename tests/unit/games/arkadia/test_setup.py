@@ -29,7 +29,7 @@ def test_a_seed_deals_four_cards_each_three_open_and_the_rest_as_the_pile(player
 
 
 def test_the_lot_is_the_references_default_unless_drawn_and_the_start_seat_varies() -> None:
-    """§3 ("Default: anchor [6, 4], landscape"), §16 ("[R] default"): the default options and
+    """§3 ("Default: anchor [6, 4], landscape"), §15 ("[R] default"): the default options and
     presets put the castle lot there; `lot="random"` draws it from the seed (§3 [S])."""
     default = Lot(x=6, y=4, orientation="landscape")
     assert {GAME.setup(Options(players=3), Seed(bytes([i])))[0].lot for i in range(5)} == {default}

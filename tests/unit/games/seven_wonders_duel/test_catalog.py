@@ -6,7 +6,7 @@ from collections import Counter
 
 from games.seven_wonders_duel.catalog import CATALOG, CATALOG_HASH
 
-PINNED = "90bc782c4218b5bdccdf0e3602c3001628f9dcd39846967b67b5d853df7d91f9"
+PINNED = "a72efae61c6ab66b175b56e23ea571dfcf1b69e720df8d06e27e55cc171e8aa6"
 
 
 def test_catalog_hash_is_pinned() -> None:
