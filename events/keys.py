@@ -86,6 +86,21 @@ def view(s: int, game_id: str, seat: Seat | None) -> str:
     return f"view:{{{s}}}:{game_id}:{who}"
 
 
+def views_pattern(s: int) -> str:
+    """SCAN pattern of every view key of shard `s`."""
+    return f"view:{{{s}}}:*"
+
+
+def game_of_view(key: str) -> str:
+    """The game id in a view key (`view:{s}:<game>:<seat|spectator>`; game ids may hold ':')."""
+    return key.split(":", 2)[2].rsplit(":", 1)[0]
+
+
+def stats_pattern() -> str:
+    """SCAN pattern of every statistics hash."""
+    return "stats:*"
+
+
 def checkpoint(s: int, name: str) -> str:
     """A projector's checkpoint (last feed id it applied) on shard `s`."""
     return f"ckpt:{{{s}}}:{name}"

@@ -177,34 +177,78 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
     await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
 
 
-async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int) -> int:
-    """Rebuild every projection from the logs alone (the live projector may keep running).
+# Rebuild's swap of one game. KEYS: the game's log, then its view keys; ARGV: the log's
+# length the documents were folded from, n views, per view (seq, doc), then the stats key,
+# the game id and its row ("" for none). Nothing is written if the log has moved on since
+# (the caller folds it again); otherwise every view is replaced whatever its seq (a stored
+# view ahead of the log is stale too), so readers see the old document, then the new one.
+_SWAP = """
+if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+local a = 3
+for i = 1, tonumber(ARGV[2]) do
+  redis.call('HSET', KEYS[i + 1], 'seq', ARGV[a], 'doc', ARGV[a + 1])
+  a = a + 2
+end
+if ARGV[a + 2] ~= '' then
+  redis.call('HSET', ARGV[a], ARGV[a + 1], ARGV[a + 2])
+else
+  redis.call('HDEL', ARGV[a], ARGV[a + 1])
+end
+return 1
+"""
 
-    Deletes views, statistics rows and checkpoints first, then reads each game's log
-    (after the delete, so nothing newer than what is written back was lost) and stores
-    its views and row through the same seq-guarded script as the live projector.
+# Rebuild's sweep: KEYS: a view key (ARGV[1] "") or a stats hash (ARGV[1] the game id), and
+# the log of that game; the view or the game's row is deleted if that log is gone.
+_ORPHAN = """
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if ARGV[1] == '' then return redis.call('DEL', KEYS[1]) end
+return redis.call('HDEL', KEYS[1], ARGV[1])
+"""
+
+
+async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
+                  failed: dict[str, str] | None = None) -> int:
+    """Rebuild every projection from the logs alone (the live projector may keep running);
+    the number of games rebuilt.
+
+    Game by game, the log is folded beside the stored projections and the game's views and
+    statistics row are swapped in by one script call, which checks that the log is still as
+    long as what was folded (else the game is folded again): a reader sees the old document
+    or the new one, never none (the rebuild used to delete every view first). Views of games
+    that have no log any more are swept afterwards. A game whose log cannot be folded is
+    left as it is and named in `failed` (game id -> reason), and the others are rebuilt.
     """
-    script = redis.register_script(_WRITE)
-    types: set[str] = set()
-    for s in range(shards):
-        for g in await store.game_ids(s):
-            envs = await store.read(g)
-            if envs:
-                types.add(envs[0].game_type)
-    for s in range(shards):
-        async for k in redis.scan_iter(match=f"view:{{{s}}}:*", count=1000):
-            await redis.delete(k)
-    for t in types:
-        await redis.delete(keys.stats(t))
+    swap = redis.register_script(_SWAP)
+    orphan = redis.register_script(_ORPHAN)
     count = 0
     for s in range(shards):
         for g in await store.game_ids(s):
-            envs = await store.read(g)
-            if not envs or (game := lookup(envs[0].game_type)) is None:
-                continue
-            table = advance(empty(g, game), envs)
-            await write(redis, script, s, [table], store)
-            count += 1
+            for _ in range(100):  # the log moved on while it was folded: fold it again
+                envs = await store.read(g)
+                if not envs or (game := lookup(envs[0].game_type)) is None:
+                    break
+                try:
+                    table = advance(empty(g, game), envs)
+                    docs = board.docs(table)
+                    row = stats.row(table, envs) if game.result(table.state) is not None else None
+                except Exception as e:  # a log that does not fold is reported, not fatal
+                    if failed is not None:
+                        failed[g] = f"{type(e).__name__}: {e}"
+                    break
+                view_keys = [keys.view(s, g, seat) for seat in docs]
+                args: list[object] = [table.version, len(docs)]
+                for data in docs.values():
+                    args += (table.version, data)
+                args += (keys.stats(game.id), g, stats.encode_row(row) if row is not None else "")
+                if await swap(keys=[keys.log(s, g), *view_keys], args=args):
+                    count += 1
+                    break
+        async for k in redis.scan_iter(match=keys.views_pattern(s), count=1000):
+            await orphan(keys=[k, keys.log(s, keys.game_of_view(k.decode()))], args=[""])
+    async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
+        async for g, _ in redis.hscan_iter(k):
+            game_id = g.decode()
+            await orphan(keys=[k, keys.log(keys.shard_of(game_id, shards), game_id)], args=[game_id])
     return count
 
 
@@ -220,9 +264,9 @@ async def all_projections(redis: aioredis.Redis, shards: int) -> dict[str, objec
     """Every view and statistics row, for comparing a rebuild with the live state."""
     out: dict[str, object] = {}
     for s in range(shards):
-        async for k in redis.scan_iter(match=f"view:{{{s}}}:*", count=1000):
+        async for k in redis.scan_iter(match=keys.views_pattern(s), count=1000):
             out[k.decode()] = await redis.hgetall(k)
-    async for k in redis.scan_iter(match="stats:*", count=1000):
+    async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
         out[k.decode()] = await redis.hgetall(k)
     return out
 

@@ -75,3 +75,10 @@ def test_every_key_of_a_game_shares_one_slot(game_id: str, command_id: str, shar
         keys.checkpoint(s, "board"),
     ]
     assert {hash_tag(n) for n in names} == {str(s)}
+
+
+def test_the_game_of_a_view_key() -> None:
+    for g in ("g1", "seven_wonders-abc", "a:b:c"):
+        for seat in (None, 0, 6):
+            assert keys.game_of_view(keys.view(2, g, seat)) == g
+    assert keys.views_pattern(2) == "view:{2}:*" and keys.stats_pattern() == "stats:*"
