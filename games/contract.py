@@ -7,7 +7,7 @@ of the fields are fixed for every game (ARCHITECTURE.md, "The game contract").
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -98,6 +98,11 @@ class GameDef:
     set_facets: frozenset[str] = frozenset()
     """Facets whose value is a set, written as its members sorted and joined by ","
     (Duel's four wonders of a seat): statistics count each member as a value of its own."""
+    earlier_catalogs: Mapping[str, str] = field(default_factory=dict)
+    """Catalog hashes that games opened under earlier versions of the seed files recorded,
+    mapped to today's hash, for files whose rules data is unchanged (only documentation
+    fields such as `source` or `ref` were edited): `verify` compares an old game's opening
+    with a fresh setup as if it carried today's hash. A data change gets no entry."""
     gain: Callable[[Any, Seat, Any], int] | None = None
     """gain(state, seat, command) -> how much `command` improves `seat`'s standing right
     away, judged only from what that seat may see (its view): used by greedy bots; None

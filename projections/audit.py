@@ -73,16 +73,23 @@ def _check_seed(game: GameDef, envelopes: Sequence[Envelope], seed_hex: str | No
     options = msgspec.json.decode(opened.options, type=game.options_type)  # type: ignore[attr-defined]
     expected = [_dealt(*codec(game).encode(e)) for e in game.setup(options, Seed(seed))]
     first_cmd = envelopes[0].command_id
-    logged = [_dealt(e.type, e.v, e.data) for e in envelopes if e.command_id == first_cmd and not is_meta(e.type)]
+    logged = [_dealt(e.type, e.v, e.data, game.earlier_catalogs)
+              for e in envelopes if e.command_id == first_cmd and not is_meta(e.type)]
     if logged != expected:
         return ["the opening events differ from a fresh setup from the revealed seed"]
     return []
 
 
-def _dealt(type_: str, v: int, data: bytes) -> tuple[str, int, object]:
+def _dealt(type_: str, v: int, data: bytes,
+           earlier_catalogs: Mapping[str, str] | None = None) -> tuple[str, int, object]:
     """What a setup event says was dealt: its payload without the rules version the code
-    that wrote it stamps on it (the same seed deals the same under a later version)."""
+    that wrote it stamps on it (the same seed deals the same under a later version), and
+    with a catalog hash of seed files whose rules data is today's read as today's hash
+    (`GameDef.earlier_catalogs`: only their documentation fields changed)."""
     payload = msgspec.json.decode(data)
     if isinstance(payload, dict):
         payload.pop("rules_version", None)
+        old = payload.get("catalog_hash")
+        if earlier_catalogs and isinstance(old, str) and old in earlier_catalogs:
+            payload["catalog_hash"] = earlier_catalogs[old]
     return type_, v, payload

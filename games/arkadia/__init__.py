@@ -12,6 +12,7 @@ from games.arkadia.state import INITIAL
 from games.arkadia.upcasters import UPCASTERS
 from games.arkadia.view import render, view
 from games.contract import GameDef
+from games.arkadia.catalog import EARLIER_HASHES
 
 GAME = GameDef(
     id="arkadia",
@@ -35,6 +36,7 @@ GAME = GameDef(
     render=render,
     players=(2, 4),
     upcasters=UPCASTERS,
+    earlier_catalogs=EARLIER_HASHES,
     summary=summary,
     gain=gain,
 )

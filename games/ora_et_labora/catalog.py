@@ -896,3 +896,8 @@ def load() -> Catalog:
 
 CATALOG = load()
 CATALOG_HASH = CATALOG.hash
+# Hashes of earlier seed files with today's rules data (only documentation fields changed;
+# 2026-12-02: the `source` fields point to docs/rules/), for `verify` of older games.
+EARLIER_HASHES: dict[str, str] = {
+    "842530db3e9bddc859727eb12cbdb473e9477ba1d300816900445ac661e42d01": CATALOG_HASH,
+}

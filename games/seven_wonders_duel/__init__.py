@@ -1,6 +1,7 @@
 """7 Wonders Duel (base game), 2 players: registers GAME."""
 
 from games.contract import GameDef
+from games.seven_wonders_duel.catalog import EARLIER_HASHES
 from games.seven_wonders_duel.commands import Command_
 from games.seven_wonders_duel.events import Options, SevenWondersDuelEvent
 from games.seven_wonders_duel.evolve import evolve
@@ -36,5 +37,6 @@ GAME = GameDef(
     render=render,
     players=(2, 2),
     upcasters=UPCASTERS,
+    earlier_catalogs=EARLIER_HASHES,
     gain=gain,
 )

@@ -53,3 +53,37 @@ def test_a_log_of_a_later_version_or_another_deal_does_not() -> None:
     assert any("newer than this code" in p for p in later)
     other = verify(game, _log("seven_wonders_duel", "2p", 1, deal_seed=b"another seed"))
     assert other == ["the opening events differ from a fresh setup from the revealed seed"]
+
+
+def _with_catalog_hash(envs: list, game_id: str, new_hash: str) -> list:
+    """The same log with every setup event's catalog_hash replaced, re-chained."""
+    game = registry.get(game_id)
+    prev, out = GENESIS, []
+    for env in envs:
+        data = env.data
+        payload = msgspec.json.decode(data)
+        if isinstance(payload, dict) and "catalog_hash" in payload:
+            payload["catalog_hash"] = new_hash
+            data = msgspec.json.encode(payload)
+        new = link(prev, game_id=env.game_id, game_type=game.id, seq=env.seq, type=env.type, v=env.v,
+                   time=env.time, command_id=env.command_id, seat=env.seat, data=data)
+        out.append(new)
+        prev = new.hash
+    return out
+
+
+@pytest.mark.parametrize("game_id,preset", [("seven_wonders_duel", "2p"), ("arkadia", "3p_random_lot"),
+                                            ("ora_et_labora", "4p_france")])
+def test_a_game_opened_before_a_documentation_edit_of_its_seeds_verifies(game_id: str, preset: str) -> None:
+    # The seeds' `source` fields moved from ../shared to docs/rules/ (2026-12-02): the bytes,
+    # so the catalog hash, changed while the data stayed the same. Games opened before
+    # recorded the old hash and must still verify; a hash nobody declared must not.
+    game = registry.get(game_id)
+    assert game.earlier_catalogs, "the hash of the seed files before 2026-12-02 is declared"
+    log = _log(game_id, preset, game.rules_version)
+    today = {msgspec.json.decode(e.data).get("catalog_hash") for e in log[1:-1]} - {None}
+    assert set(game.earlier_catalogs.values()) <= today  # each maps to a hash setup writes today
+    for old in game.earlier_catalogs:
+        assert verify(game, _with_catalog_hash(log, game_id, old)) == []
+    unknown = verify(game, _with_catalog_hash(log, game_id, "0" * 64))
+    assert unknown == ["the opening events differ from a fresh setup from the revealed seed"]
