@@ -40,7 +40,7 @@ DEC = msgspec.json.Decoder(list[GAME.events])
 
 
 def check_invariants(state, events) -> None:
-    """arkadia.md §11, checked after every command."""
+    """docs/rules/arkadia.md §11, checked after every command."""
     n = state.players
     board_owned = [sum(1 for w in state.workers if w.owner == s) for s in range(n)]
     for s in range(n):

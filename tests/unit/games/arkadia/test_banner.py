@@ -1,4 +1,4 @@
-"""Architect banners and exchanges: arkadia.md §5.3, §12.4 (worked example), §13 #16, #17, #20."""
+"""Architect banners and exchanges: docs/rules/arkadia.md §5.3, §12.4 (worked example), §13 #16, #17, #20."""
 
 from __future__ import annotations
 

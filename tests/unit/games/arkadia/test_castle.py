@@ -1,4 +1,4 @@
-"""Castle pieces and seal values: arkadia.md §7.1, §7.2, §12.3 (worked example), §13 #14, #15."""
+"""Castle pieces and seal values: docs/rules/arkadia.md §7.1, §7.2, §12.3 (worked example), §13 #14, #15."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The data and the board model: arkadia.md §2, §2.1, §3, §4, §15 (placeholders marked)."""
+"""The data and the board model: docs/rules/arkadia.md §2, §2.1, §3, §4, §15 (placeholders marked)."""
 
 from __future__ import annotations
 

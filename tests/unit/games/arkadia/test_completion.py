@@ -1,4 +1,4 @@
-"""Completion and payout: arkadia.md §6, §12.2 (worked example), §13 #1-#5."""
+"""Completion and payout: docs/rules/arkadia.md §6, §12.2 (worked example), §13 #1-#5."""
 
 from __future__ import annotations
 

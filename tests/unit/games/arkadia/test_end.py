@@ -1,4 +1,4 @@
-"""The end of the game: arkadia.md §8, §12.5 and §12.6 (worked examples), §13 #18, #19, #22."""
+"""The end of the game: docs/rules/arkadia.md §8, §12.5 and §12.6 (worked examples), §13 #18, #19, #22."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Action A, laying a building: arkadia.md §5.1, §3 (board model), §12.1 (worked example),
+"""Action A, laying a building: docs/rules/arkadia.md §5.1, §3 (board model), §12.1 (worked example),
 §13 #7, #9, #23, #25."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Action B, placing workers: arkadia.md §5.2, §13 #6, #8."""
+"""Action B, placing workers: docs/rules/arkadia.md §5.2, §13 #6, #8."""
 
 from __future__ import annotations
 

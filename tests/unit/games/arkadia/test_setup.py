@@ -1,4 +1,4 @@
-"""Setup: arkadia.md §4, §9, §11.1 (random outcomes written into the opening event)."""
+"""Setup: docs/rules/arkadia.md §4, §9, §11.1 (random outcomes written into the opening event)."""
 
 from __future__ import annotations
 
