@@ -33,6 +33,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """How long a blocking read waits (ms) before checking whether to stop."""
     cache_games: int = 10_000
     """Game states the referee keeps in memory."""
+    gateway_max_body: int = 64 * 1024
+    """The gateway's request body limit in bytes (TABLESTREAM_GATEWAY_MAX_BODY); larger: 413 oversized."""
 
 
 def unique_consumer(prefix: str) -> str:
@@ -57,6 +59,7 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "max_deliveries": int(e.get("TABLESTREAM_MAX_DELIVERIES", "5")),
         "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),
         "consumer": e.get("TABLESTREAM_CONSUMER") or None,
+        "gateway_max_body": int(e.get("TABLESTREAM_GATEWAY_MAX_BODY", str(64 * 1024))),
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     if not values.get("consumer"):

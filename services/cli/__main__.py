@@ -857,6 +857,11 @@ def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200"))
                     latency_seconds=latency_seconds))
 
 
+from services.cli.gateway import gateway as _gateway  # noqa: E402  (a verb in its own module)
+
+app.command("gateway")(_gateway)
+
+
 def main() -> None:
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("tablestream.broker").setLevel(logging.WARNING)

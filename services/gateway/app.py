@@ -1,0 +1,52 @@
+"""The gateway's ASGI app: its routes, its error shape, its limits, its connection to Redis.
+
+`create_app(settings, url)` builds a Litestar app; its lifespan connects to Redis at `url`
+(the shard count checked against the deployment's, as every process does), opens the
+gateway's command client (one client id per process) and closes both on shutdown.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from litestar import Litestar
+from litestar.exceptions import HTTPException
+from litestar.openapi import OpenAPIConfig
+
+from events.store import EventStore
+from services.client import Client
+from services.config import Settings
+from services.gateway import catalog, commands, games
+from services.gateway.context import Gateway
+from services.gateway.errors import ApiError, on_api_error, on_http_error, on_unexpected
+from services.gateway.tables import Tables
+
+OUTCOME_TIMEOUT_S = 10.0
+"""How long a command request waits for the referee's outcome before answering `no_outcome`."""
+
+
+def create_app(settings: Settings, url: str) -> Litestar:
+    from services.redis_client import check_shards, client
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        r = client(url)
+        try:
+            await r.ping()
+            await check_shards(r, settings.shards)
+            store = EventStore(r, shards=settings.shards)
+            async with Client(r, settings.shards, timeout=OUTCOME_TIMEOUT_S) as c:
+                app.state.gateway = Gateway(settings=settings, redis=r, store=store, client=c, tables=Tables(store))
+                yield
+        finally:
+            await r.aclose()
+
+    return Litestar(
+        route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES],
+        lifespan=[lifespan],
+        exception_handlers={ApiError: on_api_error, HTTPException: on_http_error, Exception: on_unexpected},
+        request_max_body_size=settings.gateway_max_body,
+        openapi_config=OpenAPIConfig(title="Tablestream gateway", version="1", path="/schema"),
+        debug=False,
+    )

@@ -1,0 +1,95 @@
+"""POST /games/{id}/commands: a seat's command, sent to the referee like any client's.
+
+The body is `{"command": "<notation>"}` or `{"command": {structured}}`; the seat is the
+bearer token's. An `Idempotency-Key` header becomes the command id, derived from a hash of
+the bearer token and the key (`command_id`): a retry under the same key is the same command
+id, and the referee answers it with its first outcome (or `command_id_reused` if the body
+differs); another bearer's same key is another id, so no client can squat another's. The
+answer is the outcome: 200 with the accepted seqs, or the rejection as a 4xx
+(`errors.STATUS`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+from typing import Any
+
+import msgspec
+from litestar import Request, Response, post
+
+from events.envelope import Accepted, Outcome
+from games.contract import Rejection
+from services.client import parse_text
+from services.gateway import auth
+from services.gateway.context import gw
+from services.gateway.errors import ApiError, problem_response, Problem
+from services.gateway.tables import hashes
+
+MAX_KEY_CHARS = 200
+
+
+class SendCommand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A command in the game's notation (a string) or as a structured object (as /moves lists it)."""
+
+    command: str | dict[str, Any]
+
+
+def command_id(token: str, key: str) -> str:
+    """The command id of an Idempotency-Key: namespaced by the bearer's token, which only
+    its holder knows, so one client's key can never name another's command."""
+    h = hashlib.sha256(b"tablestream/idempotency\0%s\0%s" % (token.encode(), key.encode()))
+    return "idem-" + h.hexdigest()[:32]
+
+
+def _key(request: Request) -> str | None:
+    key = request.headers.get("idempotency-key")
+    if key is None:
+        return None
+    if not 0 < len(key) <= MAX_KEY_CHARS or not key.isprintable():
+        raise ApiError("bad_idempotency_key", f"an Idempotency-Key is 1-{MAX_KEY_CHARS} printable characters")
+    return key
+
+
+def _encode(game: Any, command: str | dict[str, Any], limit: int) -> bytes:
+    if isinstance(command, str):
+        parsed = parse_text(game, command, limit)
+        if isinstance(parsed, Rejection):
+            raise ApiError(parsed.code, parsed.message)
+        return msgspec.json.encode(parsed)
+    try:
+        structured = msgspec.convert(command, game.commands)
+    except msgspec.ValidationError as e:
+        raise ApiError("malformed", f"not a {game.id} command: {e}") from None
+    data = msgspec.json.encode(structured)
+    if len(data) > limit:
+        raise ApiError("oversized", f"a command may be at most {limit} bytes; this one has {len(data)}")
+    return data
+
+
+def outcome_response(out: Outcome) -> Response[bytes]:
+    if isinstance(out, Accepted):
+        return Response(msgspec.json.encode(out), status_code=200, media_type="application/json")
+    return problem_response(Problem(code=out.code, message=out.message, command_id=out.command_id,
+                                    game_id=out.game_id))
+
+
+@post("/games/{game_id:str}/commands", status_code=200,
+      summary="Send the bearer's command (notation or structured); answers with its outcome")
+async def send_command(request: Request, game_id: str, data: SendCommand) -> Response[bytes]:
+    g = gw(request)
+    key = _key(request)
+    t = await g.tables.get(game_id)
+    seat, token = auth.require_seat(request, hashes(t), game_id)
+    body = _encode(t.game, data.command, g.settings.max_command_bytes)
+    env = g.client.envelope(game_id=game_id, game_type=t.game.id, seat=seat, token=token, command=body,
+                            command_id=command_id(token, key) if key is not None else None)
+    try:
+        out = await g.client.submit(env)
+    except (asyncio.TimeoutError, TimeoutError):
+        raise ApiError("no_outcome", "the referee did not answer in time; send it again with the same "
+                       "Idempotency-Key to learn its outcome", game_id=game_id, command_id=env.command_id) from None
+    return outcome_response(out)
+
+
+ROUTES = [send_command]

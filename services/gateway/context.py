@@ -1,0 +1,27 @@
+"""What every handler of one gateway process shares: its Redis, its command client, its tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+from litestar import Request
+
+from events.store import EventStore
+from services.client import Client
+from services.config import Settings
+from services.gateway.tables import Tables
+
+
+@dataclass
+class Gateway:
+    settings: Settings
+    redis: aioredis.Redis
+    store: EventStore
+    client: Client
+    """One client id per gateway process: the referee answers its commands on its reply streams."""
+    tables: Tables
+
+
+def gw(request: Request) -> Gateway:
+    return request.app.state.gateway  # set by the app's lifespan (services.gateway.app)

@@ -1,0 +1,215 @@
+"""The HTTP gateway over real processes (Redis, `tablestream up`, `tablestream gateway`):
+whole games of every title, idempotent retries, the bad-input matrix and secrecy."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+import redis.asyncio as aioredis
+
+from events.store import EventStore
+from games import registry
+from projections.audit import verify
+from projections.board import doc
+from projections.table import Table, advance, empty
+from tests.integration.support_gateway import Deployment, deployment
+
+__all__ = ["deployment"]
+
+
+async def _table(d: Deployment, game_id: str) -> Table:
+    r = aioredis.from_url(d.url)
+    try:
+        envs = await EventStore(r).read(game_id)
+    finally:
+        await r.aclose()
+    return advance(empty(game_id, registry.get(envs[0].game_type)), envs)
+
+
+async def _log_length(d: Deployment, game_id: str) -> int:
+    return (await _table(d, game_id)).version
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _open(http: httpx.AsyncClient, game_type: str, **body: Any) -> tuple[str, list[str]]:
+    res = await http.post("/games", json={"game_type": game_type, **body})
+    assert res.status_code == 201, res.text
+    got = res.json()
+    return got["game_id"], got["tokens"]
+
+
+async def _play(http: httpx.AsyncClient, game_id: str, tokens: list[str], seed: int, limit: int = 5000) -> int:
+    """Random legal moves from /moves until the game is over; commands alternate between
+    notation and structured form, each under an Idempotency-Key. Returns the commands sent."""
+    rnd = random.Random(seed)
+    sent = 0
+    while sent < limit:
+        summary = (await http.get(f"/games/{game_id}")).json()
+        if summary["over"]:
+            return sent
+        for seat in summary["to_act"]:
+            moves = (await http.get(f"/games/{game_id}/moves", headers=_bearer(tokens[seat]))).json()
+            if seat not in moves["to_act"] or not moves["moves"]:
+                continue
+            move = rnd.choice(moves["moves"])
+            body = {"command": move["text"] if sent % 2 else move["command"]}
+            res = await http.post(f"/games/{game_id}/commands", json=body,
+                                  headers={**_bearer(tokens[seat]), "Idempotency-Key": f"move-{sent}"})
+            assert res.status_code == 200, res.text
+            assert res.json()["status"] == "accepted" and res.json()["seqs"]
+            sent += 1
+    raise AssertionError(f"{game_id} not over after {limit} commands")
+
+
+@pytest.mark.parametrize("game_type,preset", [
+    ("seven_wonders", "3p"), ("seven_wonders_duel", "2p"), ("arkadia", "2p"), ("ora_et_labora", "3p_short_france"),
+])
+async def test_a_whole_game_over_http(deployment: Deployment, game_type: str, preset: str) -> None:
+    """Open, play to the end through /moves and /commands; the log verifies, and /result and
+    every seat's and the spectator's /view are exactly the fold of the log."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, game_type, preset=preset)
+        sent = await _play(http, gid, tokens, seed=len(game_type))
+        table = await _table(deployment, gid)
+        game = table.game
+        assert sent > 10 and table.over and verify(game, (await _envs(deployment, gid))) == []
+        res = (await http.get(f"/games/{gid}/result")).json()
+        assert res["over"] and res["seq"] == table.version and res["seed"] == table.seed
+        assert res["result"] == msgspec.json.decode(msgspec.json.encode(game.result(table.state)))
+        for seat, token in enumerate(tokens):
+            got = await http.get(f"/games/{gid}/view", headers=_bearer(token))
+            assert got.status_code == 200 and got.content == doc(table, seat)
+        assert (await http.get(f"/games/{gid}/view")).content == doc(table, None)
+        over = await http.get(f"/games/{gid}/moves", headers=_bearer(tokens[0]))
+        assert over.json()["over"] and over.json()["moves"] == []
+        late = await http.post(f"/games/{gid}/commands", json={"command": "anything"}, headers=_bearer(tokens[0]))
+        assert late.status_code in (400, 409, 422) and "code" in late.json()
+
+
+async def _envs(d: Deployment, game_id: str) -> list[Any]:
+    r = aioredis.from_url(d.url)
+    try:
+        return await EventStore(r).read(game_id)
+    finally:
+        await r.aclose()
+
+
+async def test_idempotency_key_retries_get_the_first_outcome(deployment: Deployment) -> None:
+    """The same key and body: the first outcome again and nothing logged twice; the same key
+    with another body: command_id_reused; another seat's same key is its own command."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, "seven_wonders", preset="3p")
+        moves = [(await http.get(f"/games/{gid}/moves", headers=_bearer(t))).json()["moves"] for t in tokens]
+        h0 = {**_bearer(tokens[0]), "Idempotency-Key": "turn-1"}
+        first = await http.post(f"/games/{gid}/commands", json={"command": moves[0][0]["text"]}, headers=h0)
+        assert first.status_code == 200, first.text
+        length = await _log_length(deployment, gid)
+        again = await http.post(f"/games/{gid}/commands", json={"command": moves[0][0]["command"]}, headers=h0)
+        assert again.status_code == 200 and again.json() == first.json()
+        assert await _log_length(deployment, gid) == length
+        other = await http.post(f"/games/{gid}/commands", json={"command": moves[0][-1]["text"]}, headers=h0)
+        assert other.status_code == 409 and other.json()["code"] == "command_id_reused"
+        assert await _log_length(deployment, gid) == length
+        h1 = {**_bearer(tokens[1]), "Idempotency-Key": "turn-1"}
+        theirs = await http.post(f"/games/{gid}/commands", json={"command": moves[1][0]["text"]}, headers=h1)
+        assert theirs.status_code == 200, theirs.text
+        assert theirs.json()["command_id"] != first.json()["command_id"]
+        # a refusal is the answer to its retries too (the referee's rejected record)
+        h2 = {**_bearer(tokens[2]), "Idempotency-Key": "bad-1"}
+        wrong = {"command": {"type": "discard", "card": "no_such_card"}}
+        refused = [await http.post(f"/games/{gid}/commands", json=wrong, headers=h2) for _ in range(2)]
+        assert refused[0].status_code == refused[1].status_code and refused[0].json() == refused[1].json()
+        assert 400 <= refused[0].status_code < 500
+
+
+def _matrix(gid: str, token: str, other_token: str) -> list[tuple[str, str, dict[str, str], bytes, int, str]]:
+    """(method, path, headers, body, status, code) of bad requests."""
+    cmds = f"/games/{gid}/commands"
+    auth = _bearer(token)
+    js = {"Content-Type": "application/json"}
+    return [
+        ("POST", "/games", js, b"{not json", 400, "malformed"),
+        ("POST", "/games", js, b'{"game_type": "seven_wonders", "colour": "red"}', 400, "malformed"),
+        ("POST", "/games", js, b'{"game_type": 7}', 400, "malformed"),
+        ("POST", "/games", js, b'{"game_type": "chess"}', 404, "unknown_game_type"),
+        ("POST", "/games", js, b'{"game_type": "seven_wonders", "preset": "99p"}', 400, "bad_options"),
+        ("POST", "/games", js, b'{"game_type": "seven_wonders", "players": 9}', 400, "bad_options"),
+        ("POST", "/games", js, b'{"game_type": "seven_wonders", "options": {"players": 3, "x": 1}}', 400, "bad_options"),
+        ("POST", "/games", js, b'{"game_type": "arkadia", "game_id": "../../etc"}', 400, "malformed"),
+        ("POST", "/games", js, b'{"game_type": "seven_wonders", "pad": "' + b"x" * 70_000 + b'"}', 413, "oversized"),
+        ("GET", "/game-types/chess", {}, b"", 404, "unknown_game_type"),
+        ("GET", "/games/no-such-game/view", {}, b"", 404, "unknown_game"),
+        ("POST", "/games/no-such-game/commands", {**js, **auth}, b'{"command": "x"}', 404, "unknown_game"),
+        ("GET", f"/games/{gid}/moves", {}, b"", 401, "bad_token"),
+        ("GET", f"/games/{gid}/moves", {"Authorization": "Basic abc"}, b"", 401, "bad_token"),
+        ("GET", f"/games/{gid}/moves", _bearer("0" * 36), b"", 401, "bad_token"),
+        ("GET", f"/games/{gid}/view", _bearer(other_token), b"", 401, "bad_token"),
+        ("GET", f"/games/{gid}/view?token={token}", {}, b"", 400, "token_in_url"),
+        ("POST", cmds, js, b'{"command": "x"}', 401, "bad_token"),
+        ("POST", cmds, {**js, **_bearer(other_token)}, b'{"command": "x"}', 401, "bad_token"),
+        ("POST", cmds, {**js, **auth}, b"{oops", 400, "malformed"),
+        ("POST", cmds, {**js, **auth}, b'{"command": "x", "seat": 1}', 400, "malformed"),
+        ("POST", cmds, {**js, **auth}, b'{"command": 12}', 400, "malformed"),
+        ("POST", cmds, {**js, **auth}, b'{"command": {"type": "fly_away"}}', 400, "malformed"),
+        ("POST", cmds, {**js, **auth}, b'{"command": "' + b"a" * 5000 + b'"}', 413, "oversized"),
+        ("POST", cmds, {**js, **auth, "Idempotency-Key": ""}, b'{"command": "x"}', 400, "bad_idempotency_key"),
+        ("POST", cmds, {**js, **auth, "Idempotency-Key": "k" * 300}, b'{"command": "x"}', 400, "bad_idempotency_key"),
+        ("GET", "/no/such/resource", {}, b"", 404, "not_found"),
+        ("DELETE", f"/games/{gid}", {}, b"", 405, "method_not_allowed"),
+    ]
+
+
+async def test_bad_input_is_a_typed_4xx_and_changes_nothing(deployment: Deployment) -> None:
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, "seven_wonders_duel")
+        _, other = await _open(http, "seven_wonders_duel")
+        length = await _log_length(deployment, gid)
+        for method, path, headers, body, status, code in _matrix(gid, tokens[0], other[0]):
+            res = await http.request(method, path, headers=headers, content=body)
+            assert (res.status_code, res.json().get("code")) == (status, code), (method, path, body[:60], res.text)
+            assert res.json()["status"] == "rejected" and res.json()["message"]
+            assert "Traceback" not in res.text and tokens[0] not in res.text and other[0] not in res.text
+        # the rules' refusal of a move out of turn: the game's own code, a 422
+        summary = (await http.get(f"/games/{gid}")).json()
+        idle = 1 - summary["to_act"][0]
+        out = await http.post(f"/games/{gid}/commands", json={"command": "draft Piraeus"}, headers=_bearer(tokens[idle]))
+        assert out.status_code == 422 and out.json()["code"] == "not_your_turn"
+        assert await _log_length(deployment, gid) == length
+        assert (await http.get("/game-types")).status_code == 200  # still serving
+
+
+async def test_each_seat_sees_only_its_own_view(deployment: Deployment) -> None:
+    """A seat token's view and moves are that seat's exactly as the game redacts them; no
+    other seat's hand shows in it, nor in the spectator's; moves need the seat's token."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, "seven_wonders", preset="3p")
+        table = await _table(deployment, gid)
+        hands = table.state.hands
+        spectator = await http.get(f"/games/{gid}/view")
+        assert spectator.content == doc(table, None)
+        for seat, token in enumerate(tokens):
+            view = (await http.get(f"/games/{gid}/view", headers=_bearer(token))).content
+            assert view == doc(table, seat)
+            assert all(card.encode() in view for card in hands[seat])  # the check below can see cards
+            for other in range(len(tokens)):
+                hidden = set(hands[other]) - set(hands[seat])
+                assert not [c for c in hidden if c.encode() in view], (seat, other)
+                assert not [c for c in hands[other] if c.encode() in spectator.content]
+            moves = (await http.get(f"/games/{gid}/moves", headers=_bearer(token))).json()
+            game = table.game
+            assert [m["text"] for m in moves["moves"]] == [game.format_command(c)
+                                                           for c in game.legal_commands(table.state, seat)]
+
+
+async def test_openapi_is_served(deployment: Deployment) -> None:
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        res = await http.get("/schema/openapi.json")
+        assert res.status_code == 200
+        assert {"/game-types", "/games", "/games/{game_id}/view", "/games/{game_id}/commands"} <= set(res.json()["paths"])
