@@ -2,11 +2,13 @@
 
 Every game folder builds one `GameDef` and registers it in `games.registry`. The names
 of the fields are fixed for every game (ARCHITECTURE.md, "The game contract").
+`GameDef.complete` and `GameDef.closest` (games/completion.py) answer for every game what a
+partial or mistyped command may become, from its `candidates`, `decide` and notation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,6 +44,23 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     ranks: tuple[int, ...]
     winners: tuple[Seat, ...]
     tiebreak: tuple[int, ...] = ()  # the values the tie-breaker compared, per seat
+
+
+class Completion(msgspec.Struct, frozen=True):
+    """What may follow a partial command of one seat now (`GameDef.complete`).
+
+    `words`: the words that may stand at the cursor (after a space: the next word; else
+    the words the last, partial word may become), in the game's order, each once.
+    Every word leads to at least one command `decide` accepts.
+    `commands`: the complete legal commands (canonical notation) the prefix leads to, in
+    the game's order, at most the asked limit; `more`: there are others beyond it.
+    `complete`: the prefix as typed is itself a command `decide` accepts now.
+    """
+
+    words: list[str]
+    commands: list[str]
+    complete: bool
+    more: bool = False
 
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -107,3 +126,21 @@ class GameDef:
     """gain(state, seat, command) -> how much `command` improves `seat`'s standing right
     away, judged only from what that seat may see (its view): used by greedy bots; None
     for games without one."""
+    candidates: Callable[[Any, Seat], Iterable[Any]] | None = None
+    """candidates(state, seat) -> the commands of the notation's language `seat` might give
+    now, a superset of `legal_commands` (every payment, rotation, count, ... the notation
+    can name; unchecked: completion keeps those `decide` accepts). It reads only what the
+    seat may see. None: `legal_commands` is already the whole language."""
+
+    def complete(self, state: Any, seat: Seat, prefix: str, limit: int = 50) -> Completion:
+        """The next words and (up to `limit`) complete legal commands a partial command
+        leads to, for `seat` now (games/completion.py)."""
+        from games import completion  # it imports this module
+
+        return completion.complete(self, state, seat, prefix, limit)
+
+    def closest(self, state: Any, seat: Seat, text: str, n: int = 3) -> list[str]:
+        """The `n` legal commands nearest to a mistyped `text` (edit distance)."""
+        from games import completion
+
+        return completion.closest(self, state, seat, text, n)

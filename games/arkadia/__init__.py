@@ -13,6 +13,7 @@ from games.arkadia.upcasters import UPCASTERS
 from games.arkadia.view import render, view
 from games.contract import GameDef
 from games.arkadia.catalog import EARLIER_HASHES
+from games.arkadia.completion import candidates
 
 GAME = GameDef(
     id="arkadia",
@@ -37,6 +38,7 @@ GAME = GameDef(
     players=(2, 4),
     upcasters=UPCASTERS,
     earlier_catalogs=EARLIER_HASHES,
+    candidates=candidates,
     summary=summary,
     gain=gain,
 )

@@ -5,6 +5,7 @@ Not registered in `games/registry.py` until the rules engine is complete (README
 
 from games.contract import GameDef
 from games.ora_et_labora.catalog import EARLIER_HASHES
+from games.ora_et_labora.completion import candidates
 from games.ora_et_labora.commands import OraEtLaboraCommand
 from games.ora_et_labora.events import OraEtLaboraEvent
 from games.ora_et_labora.evolve import evolve
@@ -40,6 +41,7 @@ GAME = GameDef(
     players=(1, 4),
     upcasters=UPCASTERS,
     earlier_catalogs=EARLIER_HASHES,
+    candidates=candidates,
     summary=summary,
     gain=gain,
 )

@@ -1,6 +1,7 @@
 """7 Wonders (base game, 1st edition), 3-7 players and the 2-player Free City variant: registers GAME."""
 
 from games.contract import GameDef
+from games.seven_wonders.completion import candidates
 from games.seven_wonders.commands import Command_
 from games.seven_wonders.events import Options, SevenWondersEvent
 from games.seven_wonders.evolve import evolve
@@ -35,5 +36,6 @@ GAME = GameDef(
     render=render,
     players=(2, 7),
     upcasters=UPCASTERS,
+    candidates=candidates,
     gain=gain,
 )
