@@ -1,7 +1,7 @@
 """The Ora et Labora catalog (seeds/ora_et_labora/) against the rules it was converted from
-(§1-§5, §7, §11-§13, §16): the reference data, and the §11/§12 tables of the project's rules
-document docs/rules/ora-et-labora.md, which must show every building and settlement row as
-the seeds have it."""
+(§1-§5, §7, §11-§13, §16): the reference data tests/data/ora-et-labora.json, and the §11/§12
+tables of the project's rules document docs/rules/ora-et-labora.md, which must show every
+building and settlement row as the seeds have it."""
 
 from __future__ import annotations
 
@@ -18,8 +18,7 @@ from games.ora_et_labora import catalog
 from games.ora_et_labora.catalog import CATALOG, CATALOG_HASH, CatalogError, Convert, UseBuilding, load, parse
 
 ROOT = Path(__file__).resolve().parents[4]
-RULES = ROOT.parent / "shared" / "rules"  # next to the repository
-REFERENCE = RULES / "data" / "ora-et-labora.json"
+REFERENCE = ROOT / "tests" / "data" / "ora-et-labora.json"  # the reference data (tests/data/README.md)
 MARKDOWN = ROOT / "docs" / "rules" / "ora-et-labora.md"  # the project's own rules document
 SEEDS = ROOT / "seeds" / "ora_et_labora"
 

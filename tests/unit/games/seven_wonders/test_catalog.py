@@ -1,4 +1,4 @@
-"""The catalog: §1, §2, §11.1, §13 (and the data file data/seven-wonders.json)."""
+"""The catalog: §1, §2, §11.1, §13 (and the reference data tests/data/seven-wonders.json)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ PINNED_HASH = "97e547eb9cde8c24e25cac6a617f359aec6d5978a273baae4908edb059556953"
 """Change only together with a deliberate, reviewed edit of seeds/seven_wonders/*.json."""
 
 ROOT = Path(__file__).resolve().parents[4]
-REFERENCE = ROOT.parent / "shared" / "rules" / "data" / "seven-wonders.json"  # next to the repository
+REFERENCE = ROOT / "tests" / "data" / "seven-wonders.json"  # the reference data (tests/data/README.md)
 
 
 def rows(age: int | None = None):
@@ -197,14 +197,14 @@ def _key(effects) -> list:
 
 @pytest.fixture(scope="module")
 def reference() -> dict:
-    # The rules reference lies beside the repository (../shared), for developers and CI
-    # alike; without it this comparison cannot run, and that is a failure, not a skip.
+    # The reference data is part of the repository (tests/data/); without it this
+    # comparison cannot run, and that is a failure, not a skip.
     assert REFERENCE.exists(), f"the rules data file is missing: {REFERENCE}"
     return json.loads(REFERENCE.read_text())
 
 
 def test_every_card_row_matches_the_data_file(reference: dict) -> None:
-    """§13 = data/seven-wonders.json: cost, coins, marks, colour, guild, chains, effects."""
+    """§13 = tests/data/seven-wonders.json: cost, coins, marks, colour, guild, chains, effects."""
     ours = {(c.age, c.name): c for c in rows()}
     assert set(ours) == {(r["age"], r["name"]) for r in reference["cards"]}
     for r in reference["cards"]:
@@ -219,7 +219,7 @@ def test_every_card_row_matches_the_data_file(reference: dict) -> None:
 
 
 def test_every_wonder_side_matches_the_data_file(reference: dict) -> None:
-    """§11.1 = data/seven-wonders.json: 7 boards x 2 sides, starting resource, stage costs
+    """§11.1 = tests/data/seven-wonders.json: 7 boards x 2 sides, starting resource, stage costs
     and effects."""
     assert set(CATALOG.wonders) == {w["id"] for w in reference["wonders"]}
     for w in reference["wonders"]:

@@ -1,5 +1,5 @@
 """The Edifice catalog (seeds/seven_wonders/edifice.json) against its reference,
-../shared/rules/seven-wonders-edifice.md §2, §9, §10, §11, §12 and data/seven-wonders-edifice.json."""
+../shared/rules/seven-wonders-edifice.md §2, §9, §10, §11, §12 and tests/data/seven-wonders-edifice.json."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from games.seven_wonders.edifice import (
 )
 
 ROOT = Path(__file__).resolve().parents[4]
-REFERENCE = ROOT.parent / "shared" / "rules" / "data" / "seven-wonders-edifice.json"  # next to the repository
+REFERENCE = ROOT / "tests" / "data" / "seven-wonders-edifice.json"  # the reference data (tests/data/README.md)
 SEED = ROOT / "seeds" / "seven_wonders" / "edifice.json"
 RES = {"wood": "W", "stone": "S", "clay": "C", "ore": "O", "glass": "G", "loom": "L", "papyrus": "P"}
 
