@@ -17,7 +17,7 @@ from litestar.openapi import OpenAPIConfig
 from events.store import EventStore
 from services.client import Client
 from services.config import Settings
-from services.gateway import catalog, commands, games
+from services.gateway import catalog, commands, games, history
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError, on_api_error, on_http_error, on_unexpected
 from services.gateway.tables import Tables
@@ -43,7 +43,7 @@ def create_app(settings: Settings, url: str) -> Litestar:
             await r.aclose()
 
     return Litestar(
-        route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES],
+        route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES, *history.ROUTES],
         lifespan=[lifespan],
         exception_handlers={ApiError: on_api_error, HTTPException: on_http_error, Exception: on_unexpected},
         request_max_body_size=settings.gateway_max_body,

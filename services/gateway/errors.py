@@ -32,6 +32,7 @@ STATUS: dict[str, int] = {
     "command_id_reused": 409,
     "game_exists": 409,
     "game_over": 409,
+    "game_not_over": 409,
     "oversized": 413,
     "rate_limited": 429,
     "dead_letter": 503,

@@ -15,6 +15,7 @@ from services.gateway import auth
 from services.gateway.catalog import lookup
 from services.gateway.context import gw
 from services.gateway.errors import ApiError
+from services.gateway.history import at_position, check_at
 from services.gateway.tables import hashes
 
 GameId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")]
@@ -125,9 +126,15 @@ async def game_summary(request: Request, game_id: str) -> GameSummary:
 
 @get("/games/{game_id:str}/view", summary="The board as the bearer's seat sees it (no token: as a spectator)",
      media_type="application/json")
-async def game_view(request: Request, game_id: str) -> Response[bytes]:
-    t = await gw(request).tables.get(game_id)
+async def game_view(request: Request, game_id: str, at: int | None = None) -> Response[bytes]:
+    """`?at=SEQ`: the view once the command that wrote envelope SEQ was applied (a position
+    inside a command is no position any seat saw; past the end: the last position)."""
+    check_at(at)
+    g = gw(request)
+    t = await g.tables.get(game_id)
     seat = auth.optional_seat(request, hashes(t), game_id)
+    if at is not None:
+        t = at_position(t, await g.store.read(game_id), at)
     return Response(doc(t, seat), media_type="application/json")
 
 

@@ -3,6 +3,7 @@ whole games of every title, idempotent retries, the bad-input matrix and secrecy
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
@@ -15,7 +16,7 @@ from events.store import EventStore
 from games import registry
 from projections.audit import verify
 from projections.board import doc
-from projections.table import Table, advance, empty
+from projections.table import Table, advance, command_end, empty
 from tests.integration.support_gateway import Deployment, deployment
 
 __all__ = ["deployment"]
@@ -45,12 +46,13 @@ async def _open(http: httpx.AsyncClient, game_type: str, **body: Any) -> tuple[s
     return got["game_id"], got["tokens"]
 
 
-async def _play(http: httpx.AsyncClient, game_id: str, tokens: list[str], seed: int, limit: int = 5000) -> int:
-    """Random legal moves from /moves until the game is over; commands alternate between
-    notation and structured form, each under an Idempotency-Key. Returns the commands sent."""
+async def _play(http: httpx.AsyncClient, game_id: str, tokens: list[str], seed: int, limit: int | None = None) -> int:
+    """Random legal moves from /moves until the game is over (or `limit` commands are
+    sent); commands alternate between notation and structured form, each under an
+    Idempotency-Key. Returns the commands sent."""
     rnd = random.Random(seed)
     sent = 0
-    while sent < limit:
+    while sent < (limit or 5000):
         summary = (await http.get(f"/games/{game_id}")).json()
         if summary["over"]:
             return sent
@@ -65,7 +67,8 @@ async def _play(http: httpx.AsyncClient, game_id: str, tokens: list[str], seed: 
             assert res.status_code == 200, res.text
             assert res.json()["status"] == "accepted" and res.json()["seqs"]
             sent += 1
-    raise AssertionError(f"{game_id} not over after {limit} commands")
+    assert limit is not None, f"{game_id} not over after 5000 commands"
+    return sent
 
 
 @pytest.mark.parametrize("game_type,preset", [
@@ -91,6 +94,73 @@ async def test_a_whole_game_over_http(deployment: Deployment, game_type: str, pr
         assert over.json()["over"] and over.json()["moves"] == []
         late = await http.post(f"/games/{gid}/commands", json={"command": "anything"}, headers=_bearer(tokens[0]))
         assert late.status_code in (400, 409, 422) and "code" in late.json()
+        exported = await http.get(f"/games/{gid}/export")
+        assert exported.status_code == 200
+        assert exported.content.splitlines() == [msgspec.json.encode(e) for e in await _envs(deployment, gid)]
+        await _eventually(lambda: _verified(http, gid))  # once the projector has written every view
+
+
+async def _verified(http: httpx.AsyncClient, gid: str) -> bool:
+    res = (await http.get(f"/games/{gid}/verify")).json()
+    return res["ok"] and res["findings"] == []
+
+
+async def _eventually(check: Any, timeout: float = 30.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await check():
+        assert asyncio.get_running_loop().time() < deadline, "not reached in time"
+        await asyncio.sleep(0.2)
+
+
+async def test_statistics_per_game_type_with_filters(deployment: Deployment) -> None:
+    """After the whole games above: the finished 7 Wonders game is counted, filters apply."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        async def counted() -> bool:
+            return (await http.get("/game-types/seven_wonders/stats")).json()["games"] >= 1
+
+        await _eventually(counted)
+        assert (await http.get("/game-types/seven_wonders/stats?players=3")).json()["games"] >= 1
+        assert (await http.get("/game-types/seven_wonders/stats?players=7")).json()["games"] == 0
+        assert (await http.get("/game-types/seven_wonders/stats?option=edifice=true")).json()["games"] == 0
+        bad = await http.get("/game-types/seven_wonders/stats?option=colour=red")
+        assert bad.status_code == 400 and bad.json()["code"] == "bad_options"
+
+
+async def test_log_pages_and_positions_as_each_viewer_saw_them(deployment: Deployment) -> None:
+    """The log, paged by command, holds each command once with the viewer's view at that
+    position (the fold of that prefix, redacted for that viewer); ?at=SEQ views likewise;
+    the raw log and the audit wait for the end of the game."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, "seven_wonders", preset="3p")
+        await _play(http, gid, tokens, seed=7, limit=9)
+        envs = await _envs(deployment, gid)
+        game = registry.get("seven_wonders")
+        ends = sorted({command_end(envs, e.seq) for e in envs})
+        for seat in (None, 0, 2):
+            headers = {} if seat is None else _bearer(tokens[seat])
+            got, after = [], 0
+            while True:
+                page = (await http.get(f"/games/{gid}/log?after={after}&limit=2", headers=headers)).json()
+                got += page["entries"]
+                if page["next_after"] is None:
+                    break
+                after = page["next_after"]
+            assert [e["seq"] for e in got] == ends
+            for e in got:
+                prefix = advance(empty(gid, game), [x for x in envs if x.seq <= e["seq"]])
+                assert msgspec.json.encode(e["view"]) == msgspec.json.encode(msgspec.json.decode(doc(prefix, seat)))
+            inside = ends[1] - 1 if ends[1] - 1 > ends[0] else ends[1]
+            at = await http.get(f"/games/{gid}/view?at={inside}", headers=headers)
+            prefix = advance(empty(gid, game), [x for x in envs if x.seq <= ends[1]])
+            assert at.status_code == 200 and at.content == doc(prefix, seat)
+        for path in ("export", "verify"):
+            res = await http.get(f"/games/{gid}/{path}")
+            assert res.status_code == 409 and res.json()["code"] == "game_not_over"
+        for bad in ("at=0", "at=x"):
+            res = await http.get(f"/games/{gid}/view?{bad}")
+            assert res.status_code == 400 and res.json()["code"] == "malformed"
+        res = await http.get(f"/games/{gid}/log?limit=0")
+        assert res.status_code == 400 and res.json()["code"] == "malformed"
 
 
 async def _envs(d: Deployment, game_id: str) -> list[Any]:
