@@ -49,11 +49,6 @@ def rejected(s: int, command_id: str) -> str:
     return f"rejected:{{{s}}}:{command_id}"
 
 
-def meta(s: int, game_id: str) -> str:
-    """Hash of a game's shell data: game_type, options, the seat tokens' hashes, ..."""
-    return f"game:{{{s}}}:{game_id}"
-
-
 def secret(s: int, game_id: str) -> str:
     """String holding a game's seed (hex) until it is revealed in the log."""
     return f"secret:{{{s}}}:{game_id}"
@@ -109,6 +104,12 @@ def checkpoint(s: int, name: str) -> str:
 def stats(game_type: str) -> str:
     """Statistics of one game type, aggregated over every shard."""
     return f"stats:{game_type}"
+
+
+def latency(s: int, game_type: str) -> str:
+    """Hash: histogram of publish-to-outcome latency of shard `s`'s commands of one game type
+    (field = upper bound in µs, log2 buckets; in the shard's slot: the append script counts them)."""
+    return f"latency:{{{s}}}:{game_type}"
 
 
 def updates(s: int) -> str:

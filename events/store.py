@@ -163,6 +163,12 @@ class EventStore:
                 return tail[::-1]
             upper = "(" + rows[-1][0].decode()
 
+    async def first(self, game_id: str) -> Envelope | None:
+        """The game's opening envelope (seq 1: its game type and `ts.game_opened`), None for
+        an unknown game; one entry read, however long the log."""
+        rows = await self._redis.xrange(keys.log(self.shard(game_id), game_id), count=1)
+        return envelope_from_fields(rows[0][1]) if rows else None
+
     async def version(self, game_id: str) -> int:
         """The game's current version: the number of envelopes in its log."""
         return await self._redis.xlen(keys.log(self.shard(game_id), game_id))

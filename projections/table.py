@@ -81,11 +81,6 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
     return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed)
 
 
-def game_events(game: GameDef, envelopes: Iterable[Envelope]) -> list[Any]:
-    """The game's own events of a log, decoded (shell-level events left out)."""
-    return [decode(game, e) for e in envelopes if not is_meta(e.type)]
-
-
 def command_end(envelopes: Iterable[Envelope], seq: int) -> int:
     """The seq of the last envelope of the command that wrote envelope `seq`.
 

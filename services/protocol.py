@@ -13,6 +13,7 @@ import secrets
 
 import msgspec
 
+from events import keys
 from events.envelope import CommandEnvelope
 
 BODY, ID, TO = b"body", b"id", b"to"
@@ -41,10 +42,8 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     fixture: msgspec.Raw = msgspec.Raw(b"null")
 
 
-def latency(s: int, game_type: str) -> str:
-    """Hash: histogram of publish-to-outcome latency of shard `s`'s commands (field = upper
-    bound in µs, log2 buckets; in the shard's slot: the append script counts them)."""
-    return f"latency:{{{s}}}:{game_type}"
+latency = keys.latency
+"""The latency histogram's key, built in `events.keys` (kept here for its callers)."""
 
 
 def new_token() -> str:

@@ -1,4 +1,4 @@
-"""`tablestream play` waits for its in-process projectors before it ends (`_catch_up`),
+"""`tablestream play` waits for its in-process projectors before it ends (`catch_up`),
 against a real Redis: README's first command followed by `stats` showed 0 or 6 of 20
 games when the projector was behind the referee as the last game ended."""
 
@@ -13,7 +13,8 @@ import redis.asyncio as aioredis
 
 from events import keys
 from events.store import EventStore
-from services.cli.__main__ import Runtime, _catch_up
+from services.cli.play import catch_up
+from services.cli.shared import Runtime
 from services.config import Settings
 from services.projector.runner import Projector
 from tests.integration.conftest import REDIS_URL
@@ -46,7 +47,7 @@ async def test_play_ends_once_its_projectors_have_projected_the_whole_feed(redis
     running: asyncio.Task[None] | None = None
     try:
         seen: list[int] = []
-        waiting = asyncio.create_task(_catch_up(rt, seen.append, patience_s=10))
+        waiting = asyncio.create_task(catch_up(rt, seen.append, patience_s=10))
         await asyncio.sleep(0.3)
         assert not waiting.done()  # the projector has not run: the feed is not projected
         assert seen == [0]  # progress is reported while it waits
@@ -65,6 +66,6 @@ async def test_play_ends_once_its_projectors_have_projected_the_whole_feed(redis
 async def test_play_gives_up_waiting_on_a_projector_that_makes_no_progress(redis: aioredis.Redis) -> None:
     rt, _, made = await _runtime(redis)
     try:
-        assert await asyncio.wait_for(_catch_up(rt, patience_s=0.3), 5) is False
+        assert await asyncio.wait_for(catch_up(rt, patience_s=0.3), 5) is False
     finally:
         await redis.delete(*made)

@@ -123,6 +123,7 @@ async def test_append_then_read(lab: Lab, redis: aioredis.Redis) -> None:
     game_id, envs = await new_game(lab, 3)
     assert await lab.store.read(game_id) == envs
     assert await lab.store.version(game_id) == 3
+    assert await lab.store.first(game_id) == envs[0]  # the opening alone (what `act` reads)
     assert game_id in await lab.store.game_ids(lab.shard)
     done = keys.done(lab.shard, lab.commands[0])
     assert await redis.get(done) == b"[1,2,3]"
@@ -134,6 +135,7 @@ async def test_unknown_game_reads_empty(lab: Lab) -> None:
     assert await lab.store.read(game_id) == []
     assert await lab.store.read(game_id, after_seq=5) == []
     assert await lab.store.version(game_id) == 0
+    assert await lab.store.first(game_id) is None
 
 
 async def test_conflict_leaves_the_log_unchanged(lab: Lab, redis: aioredis.Redis) -> None:

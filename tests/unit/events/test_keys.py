@@ -23,7 +23,7 @@ def test_exact_names() -> None:
     assert keys.log(3, "g1") == "ev:{3}:g1"
     assert keys.feed(3) == "feed:{3}"
     assert keys.done(3, "c1") == "done:{3}:c1"
-    assert keys.meta(3, "g1") == "game:{3}:g1"
+    assert keys.latency(3, "arkadia") == "latency:{3}:arkadia"
     assert keys.secret(3, "g1") == "secret:{3}:g1"
     assert keys.games(3) == "games:{3}"
     assert keys.rejections(3) == "rej:{3}"
@@ -65,7 +65,7 @@ def test_every_key_of_a_game_shares_one_slot(game_id: str, command_id: str, shar
         keys.log(s, game_id),
         keys.feed(s),
         keys.done(s, command_id),
-        keys.meta(s, game_id),
+        keys.latency(s, "arkadia"),
         keys.secret(s, game_id),
         keys.games(s),
         keys.rejections(s),

@@ -8,7 +8,7 @@ import pytest
 import typer
 import uvloop  # a dependency everywhere but Windows (pyproject marker)
 
-from services.cli.__main__ import USAGE, _loop_factory, _run
+from services.cli.shared import USAGE, loop_factory, run
 
 
 def test_the_cli_runs_on_uvloop_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -17,8 +17,8 @@ def test_the_cli_runs_on_uvloop_by_default(monkeypatch: pytest.MonkeyPatch) -> N
     async def which() -> type:
         return type(asyncio.get_running_loop())
 
-    assert _loop_factory() is uvloop.new_event_loop
-    assert _run(which()) is uvloop.Loop
+    assert loop_factory() is uvloop.new_event_loop
+    assert run(which()) is uvloop.Loop
 
 
 def test_tablestream_loop_asyncio_keeps_the_standard_loop(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -27,8 +27,8 @@ def test_tablestream_loop_asyncio_keeps_the_standard_loop(monkeypatch: pytest.Mo
     async def which() -> type:
         return type(asyncio.get_running_loop())
 
-    assert _loop_factory() is None
-    assert not issubclass(_run(which()), uvloop.Loop)
+    assert loop_factory() is None
+    assert not issubclass(run(which()), uvloop.Loop)
 
 
 def test_an_unknown_tablestream_loop_is_a_usage_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -38,5 +38,5 @@ def test_an_unknown_tablestream_loop_is_a_usage_error(monkeypatch: pytest.Monkey
         raise AssertionError("must not run")
 
     with pytest.raises(typer.Exit) as info:
-        _run(never())
+        run(never())
     assert info.value.exit_code == USAGE

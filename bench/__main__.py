@@ -1,0 +1,36 @@
+"""`python -m bench` (also `tablestream bench`): the service benchmark of `bench/run.py`.
+
+The benchmark is outside the product: the CLI runs this module in a process of its own
+rather than importing it (an import-linter contract keeps services/events/games/
+projections from importing `bench`).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+import typer
+
+from bench.run import main as bench_main
+from services.cli.shared import DataDir, load_settings, run
+
+app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+
+
+@app.command()
+def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200")), help="Concurrent games in the backlog."),
+          commands: int = typer.Option(int(os.environ.get("TS_BENCH_COMMANDS", "20000")), help="Commands in each drain backlog: (a), (b) and (d)."),
+          players: int = typer.Option(5, help="Players per game."),
+          aof: bool = typer.Option(True, help="Also compare AOF everysec with AOF off (on a server bench starts)."),
+          pin: bool = typer.Option(True, help="Pin Redis and the referee to different CPUs (Linux, 2+ CPUs); "
+                                   "--no-pin lets the scheduler place them (figures then vary with where it does)."),
+          latency_seconds: float = typer.Option(3.0, min=0.1, help="How long latency is measured (after 1 s of warm-up)."),
+          data_dir: Optional[str] = DataDir) -> None:
+    """Measure raw Redis limit vs the referee, latency at half load, and the cost of AOF."""
+    run(bench_main(load_settings(data_dir), games=games, commands=commands, players=players, aof=aof, pin=pin,
+                   latency_seconds=latency_seconds))
+
+
+if __name__ == "__main__":
+    app(prog_name="tablestream bench")

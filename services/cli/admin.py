@@ -1,0 +1,72 @@
+"""Verbs that run and maintain the service: `up`, `projections rebuild`, `bench`."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import subprocess
+import sys
+from typing import Optional
+
+import typer
+
+from services.cli.shared import USAGE, DataDir, Exit, console, err, load_settings, run, runtime
+from services.config import Settings
+
+
+def up(data_dir: Optional[str] = DataDir,
+       projector: bool = typer.Option(True, help="Run the projector."),
+       referee: bool = typer.Option(True, help="Run the referee (--no-referee: a projector process of its own, "
+                                               "e.g. on another CPU than the referee's; run one per deployment).")) -> None:
+    """Run the referee and the projector until stopped (Ctrl-C or SIGTERM)."""
+    run(_up(load_settings(data_dir), projector, referee))
+
+
+async def _up(settings: Settings, projector: bool, referee: bool = True) -> None:
+    if not (referee or projector):
+        raise Exit(USAGE, "--no-referee and --no-projector leave nothing to run")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    async with runtime(settings, referee=referee, projector=projector) as rt:
+        what = [f"referee {settings.consumer}"] * referee + ["projector"] * projector
+        err.print(f"tablestream up: {' and '.join(what)} on {settings.shards} shard(s) at {rt.url}")
+        await stop.wait()  # a referee keeps its own heartbeat (keys.alive); a projector sets none
+
+
+def projections_rebuild(data_dir: Optional[str] = DataDir) -> None:
+    """Rebuild every view and statistics row from the logs (safe while the service runs)."""
+    run(_rebuild(load_settings(data_dir)))
+
+
+async def _rebuild(settings: Settings) -> None:
+    from services.projector.runner import rebuild
+
+    async with runtime(settings) as rt:
+        n = await rebuild(rt.redis, rt.store, settings.shards)
+    console.print(f"rebuilt the projections of {n} games")
+
+
+def bench(ctx: typer.Context) -> None:
+    """Measure raw Redis limit vs the referee, latency at half load, and the cost of AOF
+    (`python -m bench`; its options: `tablestream bench --help`)."""
+    # A process of its own: the product does not import the benchmark (pyproject's
+    # import-linter contract). Every argument, --help included, is passed on unchanged.
+    argv = [sys.executable, "-m", "bench", *ctx.args]
+    if {"-h", "--help"} & set(ctx.args):  # written through this process's stdout, as every verb's help
+        shown = subprocess.run(argv, capture_output=True, text=True)
+        sys.stdout.write(shown.stdout)
+        sys.stderr.write(shown.stderr)
+        raise typer.Exit(shown.returncode)
+    raise typer.Exit(subprocess.run(argv).returncode)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's verbs to the CLI."""
+    app.command()(up)
+    projections_app = typer.Typer(no_args_is_help=True, help="Maintain the projections (views, statistics).")
+    projections_app.command("rebuild")(projections_rebuild)
+    app.add_typer(projections_app, name="projections")
+    app.command(add_help_option=False,
+                context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(bench)

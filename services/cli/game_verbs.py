@@ -1,0 +1,181 @@
+"""Verbs that make games and moves: `new`, `act`, `script`, `fork`."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Optional
+
+import msgspec
+import typer
+
+from events import keys
+from events.chain import relink
+from events.codec import META
+from events.envelope import Rejected
+from events.meta import GameOpened
+from games.contract import GameDef, Rejection
+from projections.table import advance, command_end, decode, empty
+from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, err, game_def, game_of, load_settings,
+                                 options_for, print_json, run, runtime)
+from services.client import Client, parse_text
+from services.config import Settings
+from services.protocol import new_token, token_hash
+
+
+def new(game: str = typer.Option("seven_wonders", help="Game type."),
+        players: int = typer.Option(None, help="Number of players."),
+        preset: str = typer.Option(None, help="A named preset."),
+        fixture: Path = typer.Option(None, help="JSON file with the game's fixture (fixed deals)."),
+        game_id: str = typer.Option(None, "--id", help="Game id (default: generated)."),
+        data_dir: Optional[str] = DataDir) -> None:
+    """Create a game; prints its id and one secret token per seat as JSON."""
+    run(_new(load_settings(data_dir), game_def(game), players, preset, fixture, game_id))
+
+
+async def _new(settings: Settings, game: GameDef, players: int | None, preset: str | None,
+               fixture: Path | None, game_id: str | None) -> None:
+    preset_name, options = options_for(game, players, preset)
+    try:
+        fx = None if fixture is None else msgspec.json.decode(fixture.read_bytes(), type=game.fixture_type)
+    except OSError as e:
+        raise Exit(USAGE, f"cannot read the fixture: {e}") from None
+    except (msgspec.ValidationError, msgspec.DecodeError) as e:
+        raise Exit(USAGE, f"bad fixture (the game's Fixture as JSON, README \"Scripted games\"): {e}") from None
+    async with runtime(settings) as rt:
+        await rt.ensure_referee()
+        async with Client(rt.redis, settings.shards) as c:
+            gid, tokens, out = await c.open(game, game_id=game_id, preset=preset_name, options=options, fixture=fx)
+        if isinstance(out, Rejected):
+            print_json(out)
+            raise Exit(FAILED)
+        print_json({"game_id": gid, "game_type": game.id, "tokens": tokens})
+
+
+def act(game_id: str = typer.Argument(..., help="Game id."),
+        seat: int = typer.Argument(..., help="Your seat (0-based)."),
+        token: str = typer.Argument(..., help="Your seat's secret token."),
+        command: str = typer.Argument(..., help="The command in the game's text notation."),
+        data_dir: Optional[str] = DataDir) -> None:
+    """Send one command; prints the outcome as JSON (exit 1 when rejected)."""
+    run(_act(load_settings(data_dir), game_id, seat, token, command))
+
+
+async def _act(settings: Settings, game_id: str, seat: int, token: str, text: str) -> None:
+    async with runtime(settings) as rt:
+        first = await rt.store.first(game_id)  # the game type, without reading the whole log
+        if first is None:
+            raise Exit(NOT_FOUND, f"no game {game_id!r}")
+        game = game_def(first.game_type)
+        parsed = parse_text(game, text, settings.max_command_bytes)
+        if isinstance(parsed, Rejection):
+            print_json(Rejected(command_id="", game_id=game_id, code=parsed.code, message=parsed.message))
+            raise Exit(FAILED)
+        await rt.ensure_referee()
+        async with Client(rt.redis, settings.shards) as c:
+            out = await c.act(game, game_id, seat, token, parsed)
+        print_json(out)
+        if isinstance(out, Rejected):
+            raise Exit(FAILED)
+
+
+class ScriptStep(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    seat: int
+    command: str
+
+
+class Script(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A scripted game: see README "Scripted games"."""
+
+    game: str
+    commands: list[ScriptStep]
+    preset: str = ""
+    players: Optional[int] = None
+    # Raw, not Optional[Raw]: msgspec decodes Optional[Raw] as null only (an object there
+    # was refused); an absent fixture reads as null.
+    fixture: msgspec.Raw = msgspec.Raw(b"null")
+    game_id: Optional[str] = None
+
+
+def script(file: Path = typer.Argument(..., help="The script (JSON)."),
+           strict: bool = typer.Option(False, help="Exit 1 if any command is rejected."),
+           data_dir: Optional[str] = DataDir) -> None:
+    """Create a game (from a fixture) and run a list of text commands through the service."""
+    try:
+        spec = msgspec.json.decode(file.read_bytes(), type=Script)
+    except (msgspec.DecodeError, msgspec.ValidationError, OSError) as e:
+        err.print(f"bad script: {e}")
+        raise typer.Exit(USAGE) from None
+    run(_script(load_settings(data_dir), spec, strict))
+
+
+async def _script(settings: Settings, spec: Script, strict: bool) -> None:
+    game = game_def(spec.game)
+    preset_name, options = options_for(game, spec.players, spec.preset or None)
+    try:
+        fx = msgspec.json.decode(spec.fixture, type=game.fixture_type | None)
+    except msgspec.ValidationError as e:
+        raise Exit(USAGE, f"bad fixture: {e}") from None
+    rejected = 0
+    async with runtime(settings) as rt, Client(rt.redis, settings.shards) as c:
+        await rt.ensure_referee()
+        gid, tokens, out = await c.open(game, game_id=spec.game_id, preset=preset_name, options=options, fixture=fx)
+        print_json({"step": "open", "game_id": gid, "outcome": out})
+        if isinstance(out, Rejected):
+            raise Exit(FAILED)
+        for i, step in enumerate(spec.commands):
+            parsed = parse_text(game, step.command, settings.max_command_bytes)
+            if isinstance(parsed, Rejection):
+                res: Any = Rejected(command_id="", game_id=gid, code=parsed.code, message=parsed.message)
+            elif not 0 <= step.seat < len(tokens):
+                res = Rejected(command_id="", game_id=gid, code="unknown_seat",
+                               message=f"seat must be 0..{len(tokens) - 1}")
+            else:
+                res = await c.act(game, gid, step.seat, tokens[step.seat], parsed)
+            rejected += isinstance(res, Rejected)
+            print_json({"step": i, "seat": step.seat, "command": step.command, "outcome": res})
+        table = advance(empty(gid, game), await rt.store.read(gid))
+    result = game.result(table.state)
+    print_json({"game_id": gid, "version": table.version, "rejected": rejected,
+                 "result": result, "seed": table.seed})
+    if strict and rejected:
+        raise Exit(FAILED)
+
+
+def fork(game_id: str = typer.Argument(..., help="Game id to fork."),
+         at: int = typer.Option(..., "--at", help="Copy the log up to this seq."),
+         new_id: str = typer.Option(None, "--id", help="Id of the new game."),
+         data_dir: Optional[str] = DataDir) -> None:
+    """Start a new game from a point of another: same history, new id and new seat tokens."""
+    run(_fork(load_settings(data_dir), game_id, at, new_id))
+
+
+async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -> None:
+    if at < 1:
+        raise Exit(USAGE, "--at is a log position, 1 or more (1: the game's opening)")
+    async with runtime(settings) as rt:
+        game, envs = await game_of(rt, game_id)
+        at = command_end(envs, at)  # never fork inside a command: that state is no game position
+        if game.result(advance(empty(game_id, game), [e for e in envs if e.seq <= at]).state) is not None:
+            raise Exit(USAGE, f"the game is over at seq {at}: fork it at an earlier position")
+        envs = [e for e in envs if e.seq <= at and not e.type.startswith("ts.seed")]
+        gid = new_id or f"{game_id}-fork-{uuid.uuid4().hex[:6]}"
+        opened = decode(game, envs[0])
+        assert isinstance(opened, GameOpened)
+        tokens = [new_token() for _ in range(opened.players)]
+        opened = msgspec.structs.replace(opened, seat_token_hashes=[token_hash(t) for t in tokens])
+        out = relink(envs, game_id=gid, time=time.time_ns() // 1_000_000, data={1: META.encode(opened)[2]})
+        secret = await rt.redis.get(keys.secret(rt.store.shard(game_id), game_id))
+        if secret is not None:
+            await rt.redis.set(keys.secret(rt.store.shard(gid), gid), secret, nx=True)
+        res = await rt.store.append(gid, expected=0, command_id=f"fork:{gid}", envelopes=out)
+        if res.status != "ok":
+            raise Exit(FAILED, f"fork refused ({res.status})")
+    print_json({"game_id": gid, "game_type": game.id, "forked_from": game_id, "at": at, "tokens": tokens})
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's verbs to the CLI."""
+    for verb in (new, act, script, fork):
+        app.command()(verb)

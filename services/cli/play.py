@@ -1,0 +1,161 @@
+"""`tablestream play`: bot games through the real path, with their progress and summary."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any, Optional
+
+import typer
+from rich.table import Table as RichTable
+
+from events import keys
+from events.store import entry_order
+from games.contract import GameDef
+from services.cli.shared import (USAGE, DataDir, Runtime, console, err, fail, game_def, load_settings,
+                                 options_for, run, runtime)
+from services.client import Client
+from services.config import Settings
+
+
+def play(game: str = typer.Option("seven_wonders", help="Game type."),
+         players: int = typer.Option(None, help="Players per game (within the game's range; default: its first preset)."),
+         preset: str = typer.Option(None, help="A named preset instead of --players."),
+         games: int = typer.Option(20, min=1, help="How many games."),
+         bots: str = typer.Option("random", help="Bot kinds by seat, comma-separated: random, greedy."),
+         concurrency: int = typer.Option(20, min=1, help="Games played at once."),
+         seed: str = typer.Option("tablestream", help="Seed of the bots' choices."),
+         data_dir: Optional[str] = DataDir) -> None:
+    """Play bot games through the real path (stream, referee, log, projections) and summarise."""
+    from services.bots.policies import BOTS  # imported here: only play needs the bots
+
+    kinds = [k.strip() for k in bots.split(",")]
+    if unknown := [k for k in kinds if k not in BOTS]:
+        raise fail(USAGE, f"unknown bot kind {unknown[0]!r}; known: {', '.join(BOTS)}")
+    run(_play(load_settings(data_dir), game_def(game), players, preset, games, kinds, concurrency, seed))
+
+
+async def _play(settings: Settings, game: GameDef, players: int | None, preset: str | None, n: int,
+                bot_kinds: list[str], concurrency: int, seed: str) -> None:
+    # Imported here: the bots and rich's progress bar are only play's.
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from services.bots.driver import Played, play_game
+
+    preset_name, options = options_for(game, players, preset)
+    async with runtime(settings, referee=True, projector=True) as rt, Client(rt.redis, rt.settings.shards) as client:
+        results: list[Played] = []
+        sem = asyncio.Semaphore(concurrency)
+        commands = 0
+        t0 = time.perf_counter()
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.fields[cmds]} commands"), TimeElapsedColumn(), console=console) as bar:
+            task = bar.add_task(f"{game.id}", total=n, cmds=0)
+
+            def tick() -> None:
+                nonlocal commands
+                commands += 1
+                if commands % 50 == 0:
+                    bar.update(task, cmds=commands)
+
+            async def one(i: int) -> None:
+                async with sem:
+                    p = await play_game(client, rt.store, game, preset=preset_name, options=options,
+                                        seed=f"{seed}/{i}".encode(), bot_kinds=bot_kinds, on_command=tick)
+                    results.append(p)
+                    bar.update(task, advance=1, cmds=commands)
+
+            await asyncio.gather(*(one(i) for i in range(n)))
+        elapsed = time.perf_counter() - t0
+        # The projector runs beside the referee and can be behind when the last game ends:
+        # let it reach what the games wrote, so that `stats` and `view` show every game.
+        with console.status("projections: catching up") as status:
+            caught_up = await catch_up(rt, lambda n: status.update(f"projections: catching up ({n:,} feed entries projected)"))
+        if not caught_up:
+            err.print("[yellow]projections are behind (no progress for a while): `tablestream up` goes on "
+                      "projecting, `tablestream projections rebuild` starts them afresh[/yellow]")
+        _summary(game, results, commands, elapsed)
+
+
+async def catch_up(rt: Runtime, progress: Callable[[int], None] | None = None, patience_s: float = 30.0) -> bool:
+    """Wait until each in-process projector has projected its shard's feed up to the entry
+    that was last when called; False if none of them got further for `patience_s`."""
+    targets = []
+    for p in rt.projectors:
+        last = await rt.redis.xrevrange(keys.feed(p.shard), count=1)
+        if last:
+            targets.append((p, entry_order(last[0][0].decode())))
+    applied, since = -1, time.monotonic()
+    while True:
+        behind = [p for p, target in targets if entry_order(p.position or "0-0") < target]
+        if not behind:
+            return True
+        now = sum(p.applied for p in rt.projectors)
+        if now != applied:
+            applied, since = now, time.monotonic()
+            if progress is not None:
+                progress(now)
+        elif time.monotonic() - since > patience_s:
+            return False
+        await asyncio.sleep(0.05)
+
+
+def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -> None:
+    """One row per game: its winner(s), what they played as, the game's own facets (e.g.
+    Duel's victory type), and the winner's score in each of the game's own categories."""
+    finished = [(p, game.result(p.table.state), list(game.facets(p.table.state))) for p in results]
+    done = [(p, res, f) for p, res, f in finished if res is not None]
+    cats: tuple[str, ...] = done[0][1].categories if done else ()
+    # a facet with one value for every seat of every game describes the game (Duel's victory)
+    names = [k for _, _, f in done for seat in f for k in seat]
+    names = [k for i, k in enumerate(names) if k not in names[:i] and k not in ("seat", "players")]
+    whole = [k for k in names if done and all(len({seat.get(k) for seat in f}) == 1 for _, _, f in done)]
+    t = RichTable(title=f"{len(results)} games of {game.id}")
+    t.add_column("game")
+    t.add_column("winner")
+    t.add_column("as")
+    for k in whole:
+        t.add_column(k)
+    for c in cats:
+        t.add_column(c, justify="right")
+    t.add_column("total", justify="right")
+    for p, res, f in sorted(finished, key=lambda x: x[0].game_id):
+        if res is None:
+            t.add_row(p.game_id, "unfinished")
+            continue
+        w = res.winners[0]
+        who = ", ".join(f"seat {s} ({p.bots[s]})" for s in res.winners)
+        if len(res.winners) > 1:
+            who += " (shared)"
+        mine = f[w] if w < len(f) else {}
+
+        def played_as(facets: dict[str, str]) -> str:
+            return " ".join(k if v == "true" else v.replace(",", ", ") if k in game.set_facets else v
+                            for k, v in facets.items()
+                            if k not in ("seat", "players", "board", *whole) and v != "false") or "-"
+
+        what = " / ".join(played_as(f[s] if s < len(f) else {}) for s in res.winners)  # each winner's
+        scores = [str(x) for x in res.scores[w]] if res.categories == cats else ["?"] * len(cats)
+        t.add_row(p.game_id, who, what, *(mine.get(k, "") for k in whole), *scores, str(res.totals[w]))
+    if console.is_terminal:
+        console.print(t)
+    else:  # piped or captured: never squeeze the columns of a wide table
+        from rich.measure import Measurement
+
+        narrow = console.width
+        console.width = max(narrow, Measurement.get(console, console.options.update_width(1000), t).maximum)
+        try:
+            console.print(t)
+        finally:
+            console.width = narrow
+    lat = sorted(x for p in results for x in p.latencies_us)
+    p50 = lat[len(lat) // 2] / 1000 if lat else 0.0
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] / 1000 if lat else 0.0
+    console.print(f"{commands} commands in {elapsed:.2f} s: {commands / max(elapsed, 1e-9):.0f} commands/s; "
+                  f"latency p50 {p50:.2f} ms, p99 {p99:.2f} ms (publish → outcome)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's verbs to the CLI."""
+    app.command()(play)
