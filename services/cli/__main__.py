@@ -11,20 +11,15 @@ import logging
 
 import typer
 
-from services.cli import admin, game_verbs, inspection, play
+from services.cli import admin, game_verbs, gateway, inspection, play
 
-VERB_MODULES = (play, game_verbs, inspection, admin)
+VERB_MODULES = (play, game_verbs, inspection, admin, gateway)
 """Each registers its verbs, in this order (the order of `tablestream --help`)."""
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Tablestream: an event-sourced board-game referee on Redis Streams.")
 for _module in VERB_MODULES:
     _module.register(app)
-
-
-from services.cli.gateway import gateway as _gateway  # noqa: E402  (a verb in its own module)
-
-app.command("gateway")(_gateway)
 
 
 def main() -> None:

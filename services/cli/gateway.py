@@ -42,3 +42,8 @@ def gateway(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
         err.print(f"[red]the service did not answer: {type(e).__name__}: {e}[/red]")
         raise typer.Exit(UNAVAILABLE) from None
     raise typer.Exit(code)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's verb to the CLI."""
+    app.command("gateway")(gateway)
