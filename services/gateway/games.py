@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, Response, get, post
+from litestar.params import Parameter
 
 from events.envelope import Rejected
 from games.contract import GameDef, Result
@@ -157,4 +158,34 @@ async def game_result(request: Request, game_id: str) -> GameResult:
     return GameResult(game_id=game_id, seq=t.version, over=t.over, result=t.game.result(t.state), seed=t.seed)
 
 
-ROUTES = [open_game, game_summary, game_view, game_moves, game_result]
+
+
+class Completed(msgspec.Struct, frozen=True, kw_only=True):
+    """What may follow `prefix` for the bearer's seat now (the game's `complete`): the words
+    that may stand at the cursor, the complete legal commands it leads to (notation, at most
+    `limit`; `more`: there are others), and whether the prefix is itself a legal command."""
+
+    game_id: str
+    seq: int
+    seat: int
+    prefix: str
+    words: list[str]
+    commands: list[str]
+    complete: bool
+    more: bool
+
+
+@get("/games/{game_id:str}/complete", summary="Completion of a partial command for the bearer's seat")
+async def game_complete(request: Request, game_id: str, prefix: str = "",
+                        limit: int = Parameter(default=50, ge=1, le=200)) -> Completed:
+    g = gw(request)
+    if len(prefix.encode()) > g.settings.max_command_bytes:
+        raise ApiError("oversized", f"a command may be at most {g.settings.max_command_bytes} bytes", game_id=game_id)
+    t = await g.tables.get(game_id)
+    seat, _ = auth.require_seat(request, hashes(t), game_id)
+    c = t.game.complete(t.state, seat, prefix, limit)
+    return Completed(game_id=game_id, seq=t.version, seat=seat, prefix=prefix, words=list(c.words),
+                     commands=list(c.commands), complete=c.complete, more=c.more)
+
+
+ROUTES = [open_game, game_summary, game_view, game_moves, game_result, game_complete]

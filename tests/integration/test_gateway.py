@@ -283,3 +283,26 @@ async def test_openapi_is_served(deployment: Deployment) -> None:
         res = await http.get("/schema/openapi.json")
         assert res.status_code == 200
         assert {"/game-types", "/games", "/games/{game_id}/view", "/games/{game_id}/commands"} <= set(res.json()["paths"])
+
+
+async def test_completion_of_a_partial_command_for_the_bearer(deployment: Deployment) -> None:
+    """The words and complete commands a prefix leads to are the game's `complete` for the
+    bearer's seat; they need the seat's token."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, "seven_wonders_duel")
+        table = await _table(deployment, gid)
+        seat = table.game.to_act(table.state)[0]
+        h = _bearer(tokens[seat])
+        moves = [m["text"] for m in (await http.get(f"/games/{gid}/moves", headers=h)).json()["moves"]]
+        got = (await http.get(f"/games/{gid}/complete", params={"prefix": "dr"}, headers=h)).json()
+        assert got["words"] == ["draft"] and got["seat"] == seat and not got["complete"]
+        got = (await http.get(f"/games/{gid}/complete", params={"prefix": "draft "}, headers=h)).json()
+        assert got["commands"] == moves and not got["more"]
+        want = table.game.complete(table.state, seat, moves[0], 50)
+        got = (await http.get(f"/games/{gid}/complete", params={"prefix": moves[0]}, headers=h)).json()
+        assert got["complete"] and got["commands"] == list(want.commands) and got["words"] == list(want.words)
+        assert (await http.get(f"/games/{gid}/complete", params={"prefix": "dr"})).status_code == 401
+        idle = _bearer(tokens[1 - seat])
+        assert (await http.get(f"/games/{gid}/complete", params={"prefix": "dr"}, headers=idle)).json()["words"] == []
+        big = await http.get(f"/games/{gid}/complete", params={"prefix": "a" * 5000}, headers=h)
+        assert big.status_code == 413 and big.json()["code"] == "oversized"
