@@ -25,7 +25,9 @@
 -- the client to encode instead of dozens per event.)
 -- Returns 3 values per item: code (0 ok, 1 conflict, 2 duplicate, 3 rejected before,
 -- 4 not tried because an earlier item of the same game in this call did not land, 5 the
--- command id's record belongs to another command), the log's length afterwards, and for
+-- command id's record belongs to another command, 6 the log's chain is broken: its last
+-- entry is not seq = its length, or its hash is not the prev_hash of the item's first
+-- event, or the item's own events do not follow one another), the log's length afterwards, and for
 -- a duplicate the stored JSON seqs, for a rejection the stored outcome (else "").
 --
 -- A landed item (code 0) with a landing is settled here, in the same atomic step: its
@@ -38,8 +40,9 @@
 -- The done and rejected records begin with the fingerprint of the command they answer
 -- (16 hex digits; none if the caller gives ""): a command id met again with another
 -- fingerprint is answered 5, never with the other command's outcome. Records without a
--- fingerprint (older ones, or written for "") begin with "[" or "{" and match any; an
--- item with fingerprint "" matches any record.
+-- fingerprint (older ones, or written for "") begin with "[" or "{" and answer only an
+-- item without one (an import or fork, which gives ""); an item with fingerprint ""
+-- matches any record.
 --
 -- Every check of an item precedes its first write, and its writes cannot fail on well-
 -- formed input (checked by the caller), so a command's events all land or none do.
@@ -95,12 +98,60 @@ local FPLEN = 16  -- events.store.FINGERPRINT_LEN
 local function mine(record, fp)
   local first = string.byte(record, 1)
   if first == 91 or first == 123 then  -- "[" or "{": no fingerprint (older, or none given)
+    if fp ~= '' then
+      return false
+    end
     return record
   end
   if fp ~= '' and string.sub(record, 1, FPLEN) ~= fp then
     return false
   end
   return string.sub(record, FPLEN + 1)
+end
+
+-- The seq and hash of a log's last entry: one field "e" (packed), or one field per value.
+local function last_link(log)
+  local last = redis.call('XREVRANGE', log, '+', '-', 'COUNT', 1)[1][2]
+  if last[1] == 'e' then
+    local e = cmsgpack.unpack(last[2])
+    return e[3], e[10]
+  end
+  local seq, hash
+  for i = 1, #last, 2 do
+    if last[i] == 'seq' then
+      seq = tonumber(last[i + 1])
+    elseif last[i] == 'hash' then
+      hash = last[i + 1]
+    end
+  end
+  return seq, hash
+end
+
+-- Whether the item's events would not continue the log's chain (a log of `len` entries):
+-- the last entry must be seq `len` with the hash the first event names as prev_hash, and
+-- (whole form) each event the next seq with the previous event's hash.
+local function broken(log, len, events, shared)
+  local n = #events
+  if n == 0 then
+    return false
+  end
+  local prev = shared and shared[5] or events[1][9]
+  if len > 0 then
+    local seq, hash = last_link(log)
+    if seq ~= len or hash ~= prev then
+      return true
+    end
+  end
+  if not shared then
+    for i = 1, n do
+      local ev = events[i]
+      if ev[3] ~= len + i or ev[9] ~= prev then
+        return true
+      end
+      prev = ev[10]
+    end
+  end
+  return false
 end
 
 for _, item in ipairs(items) do
@@ -133,6 +184,9 @@ for _, item in ipairs(items) do
       redis.call('XADD', rej, 'MAXLEN', '~', rej_max, '*', unpack(land[6]))
       settle(land, land[4])
       answer(0, len, '')
+    elseif broken(log, len, events, shared) then
+      failed[log] = true
+      answer(6, len, '')
     else
       local seqs = {}
       if shared then

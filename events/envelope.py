@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
 Seat = int
 """A 0-based seat number. Player identities live only in the shell."""
+
+MAX_SEAT = 255
+"""The largest seat number a command envelope may carry (games have far fewer seats)."""
 
 ENVELOPE_FORMAT = 1
 """Format marker of the envelope itself (not of any payload)."""
@@ -58,15 +63,17 @@ class CommandEnvelope(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     `kind` is "act" (a seat's move: `command` is the game's Command as JSON, `token` the
     seat's secret) or "open" (create `game_id`: `command` is the shell's open request).
     The outcome goes to the client's reply stream `reply_to`; `sent_us` is the sender's
-    clock (microseconds) for latency figures only.
+    clock (microseconds) for latency figures only. The integers are bounded when decoded
+    (a seat is small, a clock is a clock): anything else is refused as malformed before it
+    could reach a packer that cannot hold it.
     """
 
     command_id: str
     game_id: str
     game_type: str
     kind: str = "act"
-    seat: int = -1
+    seat: Annotated[int, msgspec.Meta(ge=-1, le=MAX_SEAT)] = -1
     token: str = ""
     command: msgspec.Raw = msgspec.Raw(b"null")
     reply_to: str = ""
-    sent_us: int = 0
+    sent_us: Annotated[int, msgspec.Meta(ge=0, le=2**62)] = 0

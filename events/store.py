@@ -20,8 +20,9 @@ from events.envelope import Envelope
 from events.held import NOT_SENT, HeldConnection
 
 _SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
-_STATUS: tuple[Literal["ok", "conflict", "duplicate", "rejected", "reused"], ...] = (
-    "ok", "conflict", "duplicate", "rejected", "conflict", "reused")  # 4: not tried after a conflict
+Status = Literal["ok", "conflict", "duplicate", "rejected", "reused", "broken"]
+_STATUS: tuple[Status, ...] = (
+    "ok", "conflict", "duplicate", "rejected", "conflict", "reused", "broken")  # 4: not tried after a conflict
 _pack = msgspec.msgpack.Encoder().encode
 _PAGE = 256  # entries per XREVRANGE when reading a log's tail
 _seqs_decoder = msgspec.json.Decoder(list[int])
@@ -104,10 +105,13 @@ class AppendResult(msgspec.Struct, frozen=True, gc=False):
     expected version, or an earlier item of the same game in this call did not land;
     `seqs` is empty. reused: the command id's record (done or rejected) was written for a
     command with another fingerprint; nothing was appended and nothing of that other
-    command is returned. `version` is the log's length afterwards.
+    command is returned. broken: the log's last entry is not where its length says, or
+    does not chain to the envelopes (its hash is not their prev_hash), or the envelopes do
+    not chain to one another: nothing was appended (never a hole, a fork or a repeated seq).
+    `version` is the log's length afterwards.
     """
 
-    status: Literal["ok", "conflict", "duplicate", "rejected", "reused"]
+    status: Status
     seqs: list[int]
     version: int
     stored: bytes = b""

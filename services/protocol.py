@@ -9,7 +9,9 @@ Names below complement `events.keys` for the shell's own bookkeeping.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
+from collections.abc import Mapping
 
 import msgspec
 
@@ -60,12 +62,118 @@ def token_hash(token: str) -> str:
 
 def fingerprint(env: CommandEnvelope) -> str:
     """What a command id stands for: 16 hex digits of a hash of the game, the seat, the
-    kind and the command's exact bytes (not the token, the reply stream or the clock). A
-    resent command has the same fingerprint; a command id reused for another command does
-    not, and is refused (`command_id_reused`) instead of getting the other one's outcome."""
-    h = hashlib.blake2b(env.command, digest_size=8)
+    kind and the command in canonical form (its JSON with every object's keys sorted: the
+    same command written with its keys in another order, as a parsed text can be, is the
+    same command). Not the token, the reply stream or the clock. A resent command has the
+    same fingerprint; a command id reused for another command does not, and is refused
+    (`command_id_reused`) instead of getting the other one's outcome. The command must be
+    within `MAX_DEPTH` (`entry_problem` checks it first)."""
+    h = hashlib.blake2b(canonical(env.command), digest_size=8)
     h.update(b"%s\0%d\0%s" % (env.game_id.encode(), env.seat, env.kind.encode()))
     return h.hexdigest()
+
+
+_sorted = msgspec.json.Encoder(order="sorted")
+
+
+def canonical(command: bytes) -> bytes:
+    """A command's JSON with the keys of every object sorted and no blanks; bytes that are
+    not JSON stay as they are (the command is refused, and only a resend of the very same
+    bytes has its fingerprint)."""
+    try:
+        return _sorted.encode(msgspec.json.decode(command))
+    except (msgspec.DecodeError, RecursionError):
+        return b"\0raw\0" + bytes(command)
+
+
+def entry_fingerprint(fields: Mapping[bytes, bytes]) -> str:
+    """The fingerprint of a cmd:{s} entry that could not be read as a command: a hash of
+    its exact bytes (every field, in order). Its rejected record answers a resend of those
+    bytes only; any other command with the same id is `command_id_reused`."""
+    h = hashlib.blake2b(b"entry", digest_size=8)
+    for name, value in fields.items():
+        h.update(b"%d:%s%d:%s" % (len(name), name, len(value), value))
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------- bounds of an entry
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""The syntax of a game id: 1-64 characters, ASCII letters, digits, "_", "." and "-",
+beginning with a letter or digit (no blanks, no braces, nothing a key or a shell reads
+specially)."""
+GAME_ID_RULE = "1-64 characters of A-Z a-z 0-9 _ . -, the first a letter or digit"
+NAME = re.compile(r"[!-z|~]{1,128}")
+"""Command ids, reply streams (client ids) and game types: 1-128 printable ASCII
+characters, no blank and no brace."""
+TOKEN = re.compile(r"[!-~]{0,256}")
+MAX_FIELDS = 8
+"""Fields of a cmd:{s} entry, at most (a client writes 3)."""
+MAX_DEPTH = 32
+"""Nesting of JSON arrays and objects in a command body, at most (a command or an open
+request with a fixture needs under 10): deeper bodies are refused before being decoded."""
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(rb"[][{}]")
+
+
+def valid_game_id(game_id: str) -> bool:
+    """Whether `game_id` follows the game id syntax (`GAME_ID`)."""
+    return GAME_ID.fullmatch(game_id) is not None
+
+
+def name_field(value: bytes | None) -> str:
+    """The `id` or `to` field of an entry as text if it is a valid name (`NAME`), else ""
+    (so that nothing unreadable ever becomes part of a key)."""
+    if not value or len(value) > 128:
+        return ""
+    text = value.decode("ascii", "replace")
+    return text if NAME.fullmatch(text) else ""
+
+
+def depth(body: bytes) -> int:
+    """How deeply the JSON arrays and objects of `body` nest (brackets inside strings do
+    not count); tolerant of malformed input."""
+    deepest = level = 0
+    for b in _BRACKET.findall(_STRING.sub(b"", body)):
+        if b in (b"[", b"{"):
+            level += 1
+            deepest = max(deepest, level)
+        else:
+            level -= 1
+    return deepest
+
+
+def entry_problem(fields: Mapping[bytes, bytes], max_bytes: int) -> tuple[str, str] | None:
+    """Why a cmd:{s} entry cannot be decoded at all, as (code, message), or None. Checked
+    before any decoding: field count, body size, nesting depth."""
+    if len(fields) > MAX_FIELDS:
+        return "malformed", f"a command entry has at most {MAX_FIELDS} fields, not {len(fields)}"
+    body = fields.get(BODY)
+    if body is None:
+        return "malformed", "the command entry has no body"
+    if len(body) > max_bytes:
+        return "oversized", f"a command may be at most {max_bytes} bytes"
+    # Cheap first: a body with few brackets cannot nest deeply.
+    if body.count(b"[") + body.count(b"{") > MAX_DEPTH and depth(body) > MAX_DEPTH:
+        return "malformed", f"a command may nest at most {MAX_DEPTH} levels deep"
+    return None
+
+
+def envelope_problem(env: CommandEnvelope) -> str | None:
+    """What is wrong with the fields of a decoded command envelope, or None. (Its integers
+    are bounded by the envelope's type; see `events.envelope`.)"""
+    if not env.command_id:
+        return "command_id is empty"
+    if not NAME.fullmatch(env.command_id):
+        return "command_id must be 1-128 printable ASCII characters, no blank or brace"
+    if env.reply_to and not NAME.fullmatch(env.reply_to):
+        return "reply_to must be 1-128 printable ASCII characters, no blank or brace"
+    if not valid_game_id(env.game_id):
+        return f"a game id is {GAME_ID_RULE}"
+    if not NAME.fullmatch(env.game_type):
+        return "game_type must be 1-128 printable ASCII characters"
+    if not TOKEN.fullmatch(env.token):
+        return "a token is at most 256 printable ASCII characters"
+    return None
 
 
 _enc = msgspec.json.Encoder()

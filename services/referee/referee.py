@@ -31,6 +31,8 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events import keys
 from events.chain import Linker
@@ -104,6 +106,12 @@ class _Item(msgspec.Struct, gc=False):
         self.reject(game_id, REUSED, f"command id {self.command_id!r} was used before for another command; "
                                      "give every command a new id (a retry resends the same command)")
 
+
+_TRANSPORT = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)
+"""Failures of the way to Redis, not of what was sent: the whole batch stays pending."""
+
+BROKEN = "broken_log"
+"""The code of a command whose game's log the append script found broken (see AppendResult)."""
 
 _Decided = tuple[str, _Item, "tuple[Envelope, ...] | None"]
 """A decision: game id, the command, and its envelopes (None: refused)."""
@@ -220,7 +228,7 @@ class Referee:
                 # previous batch's replies (measured: without it the process sat idle for
                 # 15-20% of a backlog drain, waiting on Redis; with it, almost never).
                 await asyncio.sleep(0)
-            live = await self._land(decided, drops)
+            live = await self._land_apart(decided, drops)
             for _ in range(MAX_ROUNDS - 1):
                 if not live:
                     break
@@ -242,28 +250,46 @@ class Referee:
         self.handled += len(items)
 
     def _parse(self, msg_id: bytes, fields: dict[bytes, bytes]) -> _Item:
-        it = _Item(msg_id, fields.get(protocol.ID, b"").decode("utf-8", "replace"),
-                   fields.get(protocol.TO, b"").decode("utf-8", "replace"))
-        body = fields.get(protocol.BODY, b"")
-        if len(body) > self.settings.max_command_bytes:
-            it.reject("", "oversized", f"a command may be at most {self.settings.max_command_bytes} bytes")
+        """One cmd:{s} entry as an item: decoded, or already refused. Whatever the entry
+        holds, this returns (an entry that breaks the reading is refused as malformed),
+        so one entry never stops its batch or the referee."""
+        try:
+            return self._read(msg_id, fields)
+        except Exception as e:  # a case the bounds below miss: refuse it, keep going
+            log.error("command entry %s could not be read: %s", msg_id.decode(), _where(e))
+            it = _Item(msg_id, protocol.name_field(fields.get(protocol.ID)),
+                       protocol.name_field(fields.get(protocol.TO)))
+            it.fp = protocol.entry_fingerprint(fields)
+            it.reject("", "malformed", "unreadable command entry")
+            return it
+
+    def _read(self, msg_id: bytes, fields: dict[bytes, bytes]) -> _Item:
+        # Until the body is read and checked, the id and reply stream are the entry's own
+        # fields (if they are valid names), and the fingerprint is that of the entry's bytes.
+        it = _Item(msg_id, protocol.name_field(fields.get(protocol.ID)), protocol.name_field(fields.get(protocol.TO)))
+        problem = protocol.entry_problem(fields, self.settings.max_command_bytes)
+        if problem is not None:
+            it.fp = protocol.entry_fingerprint(fields)
+            it.reject("", *problem)
             return it
         try:
-            env = _env_decoder.decode(body)
-        except (msgspec.DecodeError, msgspec.ValidationError) as e:
-            it.reject("", "malformed", f"undecodable command envelope: {e}")
+            env = _env_decoder.decode(fields[protocol.BODY])
+            bad = protocol.envelope_problem(env)
+        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
+            env, bad = None, f"undecodable command envelope: {e}"
+        if env is None or bad is not None:
+            it.fp = protocol.entry_fingerprint(fields)
+            it.reject("", "malformed", bad or "")
             return it
         it.env, it.sent_us = env, env.sent_us
         it.command_id, it.reply_to = env.command_id, env.reply_to
         it.fp = protocol.fingerprint(env)
-        if not env.command_id:
-            it.reject(env.game_id, "malformed", "command_id is empty")
-        elif keys.shard_of(env.game_id, self.settings.shards) != self.shard:
+        if keys.shard_of(env.game_id, self.settings.shards) != self.shard:
             it.reject(env.game_id, "wrong_shard", f"game {env.game_id!r} is not on shard {self.shard}")
         elif (game := lookup(env.game_type)) is None:
             it.reject(env.game_id, "unknown_game_type", f"no game type {env.game_type!r}")
         elif env.kind not in ("act", "open"):
-            it.reject(env.game_id, "malformed", f"kind must be act or open, not {env.kind!r}")
+            it.reject(env.game_id, "malformed", "kind must be act or open")
         else:
             it.game = game
         return it
@@ -272,7 +298,31 @@ class Referee:
     async def _decide_and_append(self, items: list[_Item]) -> list[_Item]:
         """Decide every item in order per game, append every game's chain in one script
         call, confirm the rejections; return the items to decide again."""
-        return await self._land(*await self._prepare(items))
+        return await self._land_apart(*await self._prepare(items))
+
+    async def _land_apart(self, decided: list[_Decided], drops: int) -> list[_Item]:
+        """`_land`, and if the decisions cannot be packed or the script refuses them (not
+        a lost connection: a bug, or an entry the bounds let through), each decision on its
+        own, so that only the one at fault fails (left pending: redelivered, then
+        dead-lettered) and the others are judged as usual."""
+        try:
+            return await self._land(decided, drops)
+        except _TRANSPORT:
+            raise
+        except Exception as e:
+            log.error("a batch's decisions could not land together (%s); landing them one by one", _where(e))
+        retry: list[_Item] = []
+        for d in decided:
+            try:
+                retry += await self._land([d], drops)
+            except _TRANSPORT:
+                raise
+            except Exception as e:
+                game_id, it, _ = d
+                it.outcome, it.failed = None, _where(e)
+                log.error("command %s could not land: %s", it.command_id, it.failed)
+                self._forget(game_id)
+        return retry
 
     async def _prepare(self, items: list[_Item]) -> tuple[list[_Decided], int]:
         """Decide every item in order per game on the cached states, leaving each game's
@@ -390,10 +440,13 @@ class Referee:
                 it.outcome = msgspec.json.decode(res.stored, type=Rejected)
             elif status == "reused":  # the id answers another command
                 it.reused(game_id)
+            elif status == "broken":  # the log does not end where its chain says: append nothing
+                it.reject(game_id, BROKEN, f"game {game_id!r}: its log's last entry does not chain to this "
+                          "command's events; nothing was appended (run verify)")
             else:  # the log is not where the decision assumed: decide again
                 it.outcome = None
                 retry.append(it)
-            if envelopes is not None or status == "conflict":
+            if envelopes is not None or status in ("conflict", "broken"):
                 # The log is not what the tentative chain assumed: re-read it next time.
                 self._forget(game_id)
         return retry
@@ -619,9 +672,10 @@ class Referee:
                     b"command_id": it.command_id, b"game_id": out.game_id,
                     b"seat": env.seat if env else -2, b"code": out.code, b"message": out.message,
                     b"msg_id": it.msg_id}, maxlen=self.settings.rejections_maxlen, approximate=True)
-                if it.command_id and out.code != REUSED:
+                if it.command_id and out.code not in (REUSED, BROKEN):
                     # NX: a record already there is another command's (judged before, or
-                    # refused before its body could be read) and keeps its answer.
+                    # refused before its body could be read) and keeps its answer. None
+                    # for a broken log: once it is mended the command may be sent again.
                     pipe.set(keys.rejected(self.shard, it.command_id), record(it.fp, encode_outcome(out)),
                              ex=protocol.REJECTED_TTL_S, nx=True)
             if it.sent_us and it.env is not None:

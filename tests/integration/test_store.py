@@ -27,6 +27,7 @@ from events.codec import (
     META,
     accepted_prefix,
     decode_outcomes,
+    encode_entry,
     encode_outcome,
     envelope_from_fields,
     envelope_to_fields,
@@ -179,13 +180,17 @@ async def test_a_command_id_reused_for_another_command_is_answered_reused(lab: L
     got = await lab.store.append_batch(lab.shard, [elsewhere, again])
     assert got == [AppendResult("reused", [], 0), AppendResult("reused", [], 2)]
     assert await lab.store.read(other) == [] and len(await lab.store.read(game_id)) == 2
-    # A record from before fingerprints answers any fingerprint (no false "reused").
+    # A record without a fingerprint (older, or an import's) answers only an item without
+    # one: a fingerprinted command with that id is "reused", never given its answer (#22:
+    # such records had answered any later command with the id).
     legacy = lab.command()
     item = AppendItem(other, 0, legacy, events_for(other, legacy, None, 1))
     assert (await lab.store.append_batch(lab.shard, [item]))[0] == AppendResult("ok", [1], 1)
     assert await redis.get(keys.done(lab.shard, legacy)) == b"[1]"
-    item = AppendItem(other, 1, legacy, events_for(other, legacy, (await lab.store.read(other))[-1], 1),
-                      fingerprint="d" * 16)
+    following = events_for(other, legacy, (await lab.store.read(other))[-1], 1)
+    item = AppendItem(other, 1, legacy, following, fingerprint="d" * 16)
+    assert (await lab.store.append_batch(lab.shard, [item]))[0] == AppendResult("reused", [], 1)
+    item = AppendItem(other, 1, legacy, following)
     assert (await lab.store.append_batch(lab.shard, [item]))[0] == AppendResult("duplicate", [1], 1)
     with pytest.raises(ValueError, match="fingerprint"):
         await lab.store.append_batch(lab.shard, [AppendItem(other, 1, lab.command(), [], fingerprint="short")])
@@ -253,20 +258,21 @@ async def test_a_commands_chain_travels_compact_and_any_list_is_stored_exactly(
     """What the referee appends (one command's envelopes: one time, command id and game type,
     chained) travels compact, its shared fields once and seq and prev_hash derived by the
     script; any other list travels as whole field lists. Both are stored field for field as
-    given (events/README.md: the log holds exactly the envelopes appended)."""
+    given (events/README.md: the log holds exactly the envelopes appended); a list that does
+    not chain is refused whole (`broken`), nothing of it stored."""
     g, c1, c2, c3 = lab.game(), lab.command(), lab.command(), lab.command()
     chain = events_for(g, c1, None, 3, seat=-1, time=1_764_460_000_123)
     assert lab.store._entry(lab.shard, AppendItem(g, 0, c1, chain), "")[8] is not False  # compact
     mixed = events_for(g, c2, chain[-1], 2)  # each at its own time
     assert lab.store._entry(lab.shard, AppendItem(g, 3, c2, mixed), "")[8] is False
-    # Not chained (a prev_hash that is not the hash before): whole, and stored as given.
+    # Not chained (a prev_hash that is not the hash before): whole, and refused.
     odd = events_for(g, c3, mixed[-1], 2, time=1_764_460_000_456)
     odd[1] = msgspec.structs.replace(odd[1], prev_hash="f" * 64)
     assert lab.store._entry(lab.shard, AppendItem(g, 5, c3, odd), "")[8] is False
     results = await lab.store.append_batch(lab.shard, [AppendItem(g, 0, c1, chain), AppendItem(g, 3, c2, mixed),
                                                        AppendItem(g, 5, c3, odd)])
-    assert [r.seqs for r in results] == [[1, 2, 3], [4, 5], [6, 7]]
-    given = [*chain, *mixed, *odd]
+    assert [(r.status, r.seqs) for r in results] == [("ok", [1, 2, 3]), ("ok", [4, 5]), ("broken", [])]
+    given = [*chain, *mixed]
     raw_log = await redis.xrange(keys.log(lab.shard, g))
     assert [msgspec.msgpack.decode(f[ENTRY]) for _, f in raw_log] == [
         [env.data.decode() if name == "data" else getattr(env, name) for name in FIELDS] for env in given]
@@ -274,6 +280,51 @@ async def test_a_commands_chain_travels_compact_and_any_list_is_stored_exactly(
     assert raw_feed == [f for _, f in raw_log]
     assert [list(f) for f in raw_feed] == [[ENTRY]] * len(given)
     assert await lab.store.read(g) == given
+    assert await redis.get(keys.done(lab.shard, c3)) is None
+
+
+async def test_the_script_appends_nothing_past_a_broken_chain(lab: Lab, redis: aioredis.Redis) -> None:
+    """#22 item 3: the append script refuses (`broken`) instead of appending when the log's
+    last entry is not the seq its length says or its hash is not the new events' prev_hash
+    (a forged or repeated last entry, a hole), and it never writes a repeated seq, even
+    when handed one directly (the Python check bypassed)."""
+    g, c1 = lab.game(), lab.command()
+    first = events_for(g, c1, None, 2)
+    assert (await lab.store.append(g, expected=0, command_id=c1, envelopes=first)).status == "ok"
+    log_key = keys.log(lab.shard, g)
+
+    async def nxt(after: Envelope) -> str:
+        c = lab.command()
+        return (await lab.store.append(g, expected=after.seq, command_id=c,
+                                       envelopes=events_for(g, c, after, 1))).status
+
+    # A forged last entry: same seq, another hash. The referee's next event chains to the
+    # real one and is refused; so is one chained to the forgery, whose seq repeats.
+    last_id = (await redis.xrevrange(log_key, count=1))[0][0]
+    forged = msgspec.structs.replace(first[1], data=b'{"type":"seed_revealed","seed":"ffff"}', hash="e" * 64)
+    await redis.xdel(log_key, last_id)
+    await redis.xadd(log_key, {ENTRY: encode_entry(forged)})
+    before = await redis.xrange(log_key)
+    assert await nxt(first[1]) == "broken"
+    # A repeated seq: the log's last two entries are both seq 2 (length 3).
+    await redis.xadd(log_key, {ENTRY: encode_entry(forged)})
+    before = await redis.xrange(log_key)
+    c = lab.command()
+    after_dup = msgspec.structs.replace(forged, seq=3)
+    got = await lab.store.append(g, expected=3, command_id=c, envelopes=events_for(g, c, after_dup, 1))
+    assert got.status == "broken"
+    assert await redis.xrange(log_key) == before
+    # The script handed a chain that repeats a seq (bypassing the Python check) writes nothing.
+    h, c4 = lab.game(), lab.command()
+    good = events_for(h, c4, None, 1)
+    dup = msgspec.structs.replace(good[0], prev_hash=good[0].hash)  # seq 1 again, chained to the first
+    item = [keys.log(lab.shard, h), keys.done(lab.shard, c4), "", 0, h, 0, "", [
+        [*[getattr(e, n) for n in FIELDS[:-1]], e.data.decode()] for e in (good[0], dup)], False]
+    reply = await lab.store._evalsha(
+        [keys.feed(lab.shard), keys.games(lab.shard), keys.cmd(lab.shard), keys.rejections(lab.shard)],
+        [0, 0, msgspec.msgpack.encode([item]), "", 10, 10, 10, msgspec.msgpack.encode([])])
+    assert reply[0] == 6 and await redis.xlen(keys.log(lab.shard, h)) == 0
+    assert await redis.get(keys.done(lab.shard, c4)) is None
 
 
 async def test_entries_of_the_earlier_layout_still_read(lab: Lab, redis: aioredis.Redis) -> None:
