@@ -2,10 +2,10 @@
 
 Loaded from `seeds/ora_et_labora/` (game.json, buildings.json, settlements.json) and validated
 on import; a malformed row fails naming the file and the row. The data was converted row for
-row from the rules reference's data file; every building and settlement row carries `ref`
-(the § and row of docs/rules/ora-et-labora.md, the project's rules document) and
-`confirmation` (the data's confidence: confirmed, mostly_confirmed, disputed_repeat,
-disputed_value). Rows named in the unconfirmed list (§16, marked ⚠ in the tables) keep the
+row from the rules reference's data file (tests/data/ora-et-labora.json, which the tests
+compare it with); every building and settlement row carries `ref` (the § and row of
+docs/rules/ora-et-labora.md, the project's rules document) and `confirmation` (the data's
+confidence: confirmed, mostly_confirmed, disputed_repeat, disputed_value). Rows named in the unconfirmed list (§16, marked ⚠ in the tables) keep the
 value the engine plays, quote the list entry in `unconfirmed`, give the reason in `note`
 and the other value(s) in `alternatives` (field path and value), so a ruling can be
 switched by editing data only.
