@@ -128,3 +128,22 @@ def shards() -> str:
     process on this Redis; every later one checks its own against it (a process with
     another count would look for games and commands on the wrong shards)."""
     return "layout:shards"
+
+
+def lobby(s: int, game_id: str) -> str:
+    """Hash of a lobby (the gateway's): the game's spec, the host token's hash, each taken
+    seat (`seat:<i>`: name, token hash, bot kind), a bot seat's token (`bot:<i>`), and
+    `started` once the game was opened. On the game's shard."""
+    return f"lobby:{{{s}}}:{game_id}"
+
+
+def bot_seats(s: int) -> str:
+    """Set of the bot seats of started games on shard `s` ("<seat>:<game id>") that some
+    gateway's bot worker must play."""
+    return f"botseats:{{{s}}}"
+
+
+def bot_lease(s: int, game_id: str, seat: int) -> str:
+    """String (short expiry, renewed): the bot worker now playing that seat, so that two
+    gateways never both play it."""
+    return f"botlease:{{{s}}}:{game_id}:{seat}"

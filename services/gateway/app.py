@@ -2,11 +2,13 @@
 
 `create_app(settings, url)` builds a Litestar app; its lifespan connects to Redis at `url`
 (the shard count checked against the deployment's, as every process does), opens the
-gateway's command client (one client id per process) and closes both on shutdown.
+gateway's command client (one client id per process), runs its bot worker (the bot seats
+of lobbies, `botseats`) and closes them on shutdown.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 
@@ -17,7 +19,8 @@ from litestar.openapi import OpenAPIConfig
 from events.store import EventStore
 from services.client import Client
 from services.config import Settings
-from services.gateway import catalog, commands, games, history
+from services.gateway import catalog, commands, games, history, lobby
+from services.gateway.botseats import BotWorker
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError, on_api_error, on_http_error, on_unexpected
 from services.gateway.tables import Tables
@@ -37,13 +40,21 @@ def create_app(settings: Settings, url: str) -> Litestar:
             await check_shards(r, settings.shards)
             store = EventStore(r, shards=settings.shards)
             async with Client(r, settings.shards, timeout=OUTCOME_TIMEOUT_S) as c:
-                app.state.gateway = Gateway(settings=settings, redis=r, store=store, client=c, tables=Tables(store))
-                yield
+                gw = app.state.gateway = Gateway(settings=settings, redis=r, store=store, client=c,
+                                                 tables=Tables(store))
+                stop = asyncio.Event()
+                bots = asyncio.create_task(BotWorker(gw).run(stop))
+                try:
+                    yield
+                finally:
+                    stop.set()
+                    with contextlib.suppress(Exception):
+                        await asyncio.wait_for(bots, 5)
         finally:
             await r.aclose()
 
     return Litestar(
-        route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES, *history.ROUTES],
+        route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES, *history.ROUTES, *lobby.ROUTES],
         lifespan=[lifespan],
         exception_handlers={ApiError: on_api_error, HTTPException: on_http_error, Exception: on_unexpected},
         request_max_body_size=settings.gateway_max_body,

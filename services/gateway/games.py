@@ -79,7 +79,7 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
     """The revealed seed (hex) of a finished game: check it against the log's commitment."""
 
 
-def _options(game: GameDef, body: OpenGame) -> tuple[str, Any]:
+def resolve_options(game: GameDef, body: OpenGame) -> tuple[str, Any]:
     lo, hi = game.players
     if body.options is not None:
         if body.preset:
@@ -109,7 +109,7 @@ def _options(game: GameDef, body: OpenGame) -> tuple[str, Any]:
 @post("/games", status_code=201, summary="Open a game; returns its id and one token per seat")
 async def open_game(request: Request, data: OpenGame) -> OpenedGame:
     game = lookup(data.game_type)
-    preset, options = _options(game, data)
+    preset, options = resolve_options(game, data)
     gid, tokens, out = await gw(request).client.open(game, game_id=data.game_id, preset=preset, options=options)
     if isinstance(out, Rejected):
         raise ApiError(out.code, out.message, game_id=gid)

@@ -1,0 +1,254 @@
+"""Lobbies: a game opened with empty seats that players claim by name, then started.
+
+`POST /lobbies` reserves a game id and answers with a host token; players claim seats
+(`POST /lobbies/{id}/seats`, a display name) and get their seat tokens; the host may give
+seats to bots and start the game (empty seats then go to bots); it starts by itself once
+every seat is taken. The lobby is a Redis hash (`keys.lobby`) on the game's shard; every
+seat is taken by one HSETNX, so two gateways never give one seat twice, and the game is
+opened once (HSETNX `started`) with the claimed seats' token hashes: tokens themselves are
+kept only for bot seats, whose worker (`services.gateway.botseats`) must send their
+commands. Hashes only for the host and the players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgspec
+from litestar import Request, get, post
+
+from events import keys
+from events.envelope import Accepted
+from games.contract import GameDef
+from services import protocol
+from services.bots.policies import BOTS
+from services.gateway import auth
+from services.gateway.catalog import lookup
+from services.gateway.context import gw
+from services.gateway.errors import ApiError
+from services.gateway.games import OpenGame, resolve_options
+
+MAX_NAME_CHARS = 40
+
+
+class LobbySeat(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    seat: int
+    name: str | None = None
+    bot: str | None = None
+
+
+class Lobby(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    game_type: str
+    players: int
+    seats: list[LobbySeat]
+    started: bool
+    """The game is open: play it at /games/{game_id}."""
+
+
+class OpenedLobby(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    host_token: str
+    """Gives seats to bots and starts the game: keep it secret."""
+
+
+class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    name: str
+    seat: int | None = None
+    """A given seat; none: the first free one."""
+
+
+class Claimed(msgspec.Struct, frozen=True, kw_only=True):
+    game_id: str
+    seat: int
+    token: str
+    started: bool
+
+
+class BotSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seat: int
+    kind: str = "random"
+
+
+class Start(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    bots: str = "random"
+    """The bot kind that takes every seat still empty."""
+
+
+class _Spec(msgspec.Struct, frozen=True):
+    game_type: str
+    preset: str
+    options: msgspec.Raw
+    players: int
+
+
+class _Taken(msgspec.Struct, frozen=True, omit_defaults=True):
+    """A taken seat as the lobby hash holds it; a bot seat's token is stored with it (its
+    worker must send its commands), a player's never (its hash only)."""
+
+    name: str = ""
+    hash: str = ""
+    bot: str = ""
+    token: str = ""
+
+
+def _key(request: Request, game_id: str) -> str:
+    return keys.lobby(gw(request).store.shard(game_id), game_id)
+
+
+async def _load(request: Request, game_id: str) -> tuple[_Spec, dict[bytes, bytes]]:
+    if len(game_id) > 200:
+        raise ApiError("unknown_lobby", "no such lobby")
+    fields = await gw(request).redis.hgetall(_key(request, game_id))
+    if b"spec" not in fields:
+        raise ApiError("unknown_lobby", f"no lobby {game_id!r}", game_id=game_id)
+    return msgspec.json.decode(fields[b"spec"], type=_Spec), fields
+
+
+def _taken(fields: dict[bytes, bytes], players: int) -> list[_Taken | None]:
+    return [msgspec.json.decode(fields[f"seat:{i}".encode()], type=_Taken) if f"seat:{i}".encode() in fields
+            else None for i in range(players)]
+
+
+def _host(request: Request, fields: dict[bytes, bytes], game_id: str) -> None:
+    if auth.seat_of(auth.bearer(request) or "", [fields[b"host"].decode()]) is None:
+        raise ApiError("bad_token", "this needs the lobby's host token: 'Authorization: Bearer <host token>'",
+                       game_id=game_id)
+
+
+def _kind(kind: str) -> str:
+    if kind not in BOTS:
+        raise ApiError("bad_options", f"unknown bot kind {kind[:40]!r}; known: {', '.join(BOTS)}")
+    return kind
+
+
+def _seat(seat: int, players: int) -> int:
+    if not 0 <= seat < players:
+        raise ApiError("unknown_seat", f"seat must be 0..{players - 1}")
+    return seat
+
+
+@post("/lobbies", status_code=201, summary="Open a lobby: a game with empty seats; returns the host token")
+async def open_lobby(request: Request, data: OpenGame) -> OpenedLobby:
+    g = gw(request)
+    game = lookup(data.game_type)
+    preset, options = resolve_options(game, data)
+    players = options.players if options is not None else game.presets[preset].players
+    game_id = data.game_id or f"{game.id}-{protocol.new_token()[:10]}"
+    if await g.store.version(game_id):
+        raise ApiError("game_exists", f"there is a game {game_id!r} already", game_id=game_id)
+    host = protocol.new_token()
+    spec = _Spec(game.id, preset, msgspec.Raw(msgspec.json.encode(options)), players)
+    key = keys.lobby(g.store.shard(game_id), game_id)
+    if not await g.redis.hsetnx(key, "spec", msgspec.json.encode(spec)):
+        raise ApiError("game_exists", f"there is a lobby {game_id!r} already", game_id=game_id)
+    await g.redis.hset(key, "host", protocol.token_hash(host))
+    return OpenedLobby(game_id=game_id, host_token=host)
+
+
+@get("/lobbies/{game_id:str}", summary="A lobby's seats (names, bots) and whether its game has started")
+async def get_lobby(request: Request, game_id: str) -> Lobby:
+    return await _lobby(request, game_id)
+
+
+async def _lobby(request: Request, game_id: str) -> Lobby:
+    spec, fields = await _load(request, game_id)
+    seats = [LobbySeat(seat=i, name=t.name or None, bot=t.bot or None) if t is not None else LobbySeat(seat=i)
+             for i, t in enumerate(_taken(fields, spec.players))]
+    return Lobby(game_id=game_id, game_type=spec.game_type, players=spec.players, seats=seats,
+                 started=b"started" in fields)
+
+
+async def _take(request: Request, game_id: str, spec: _Spec, want: int | None, taken: _Taken) -> int | None:
+    """Takes seat `want` (or the first free one) with one HSETNX per try; None if none is free."""
+    r, key = gw(request).redis, _key(request, game_id)
+    for i in ([want] if want is not None else range(spec.players)):
+        if await r.hsetnx(key, f"seat:{i}", msgspec.json.encode(taken)):
+            return i
+    return None
+
+
+@post("/lobbies/{game_id:str}/seats", status_code=201, summary="Claim a seat by display name; returns its token")
+async def claim_seat(request: Request, game_id: str, data: Claim) -> Claimed:
+    spec, fields = await _load(request, game_id)
+    name = data.name.strip()
+    if not 0 < len(name) <= MAX_NAME_CHARS or not name.isprintable():
+        raise ApiError("malformed", f"a display name is 1-{MAX_NAME_CHARS} printable characters", game_id=game_id)
+    want = None if data.seat is None else _seat(data.seat, spec.players)
+    token = protocol.new_token()
+    seat = await _take(request, game_id, spec, want, _Taken(name=name, hash=protocol.token_hash(token)))
+    if seat is None:
+        raise ApiError("seat_taken" if want is not None else "lobby_full",
+                       "that seat is taken" if want is not None else "every seat is taken", game_id=game_id)
+    try:
+        started = await _start_if_full(request, game_id)
+    except ApiError:  # the seat is the claimer's all the same: the lobby records why the game did not open
+        started = False
+    return Claimed(game_id=game_id, seat=seat, token=token, started=started)
+
+
+@post("/lobbies/{game_id:str}/bots", status_code=201, summary="Host: give a seat to a bot kind (random, greedy)")
+async def give_to_bot(request: Request, game_id: str, data: BotSeat) -> Lobby:
+    spec, fields = await _load(request, game_id)
+    _host(request, fields, game_id)
+    seat = _seat(data.seat, spec.players)
+    if await _take(request, game_id, spec, seat, _bot(_kind(data.kind))) is None:
+        raise ApiError("seat_taken", "that seat is taken", game_id=game_id)
+    await _start_if_full(request, game_id)
+    return await _lobby(request, game_id)
+
+
+@post("/lobbies/{game_id:str}/start", status_code=201, summary="Host: start now; empty seats go to bots")
+async def start_lobby(request: Request, game_id: str, data: Start) -> Lobby:
+    spec, fields = await _load(request, game_id)
+    _host(request, fields, game_id)
+    kind = _kind(data.bots)
+    for seat in range(spec.players):
+        await _take(request, game_id, spec, seat, _bot(kind))
+    await _start_if_full(request, game_id)
+    return await _lobby(request, game_id)
+
+
+def _bot(kind: str) -> _Taken:
+    token = protocol.new_token()
+    return _Taken(name=f"{kind} bot", hash=protocol.token_hash(token), bot=kind, token=token)
+
+
+async def _start_if_full(request: Request, game_id: str) -> bool:
+    """Opens the game once every seat is taken (one gateway wins `started`); True if started."""
+    g = gw(request)
+    key = _key(request, game_id)
+    spec, fields = await _load(request, game_id)
+    taken = _taken(fields, spec.players)
+    if b"started" in fields:
+        return True
+    if any(t is None for t in taken) or not await g.redis.hsetnx(key, "started", g.client.id):
+        return b"started" in await g.redis.hgetall(key)
+    game: GameDef = lookup(spec.game_type)
+    req = protocol.OpenRequest(token_hashes=[t.hash for t in taken if t is not None], preset=spec.preset,
+                               options=spec.options)
+    env = g.client.envelope(game_id=game_id, game_type=game.id, kind="open", command=msgspec.json.encode(req),
+                            command_id=f"lobby-open-{protocol.token_hash(game_id)[:32]}")
+    try:
+        out = await g.client.submit(env)
+    except (asyncio.TimeoutError, TimeoutError):
+        raise ApiError("no_outcome", "the referee did not answer in time", game_id=game_id) from None
+    if not isinstance(out, Accepted):
+        await g.redis.hset(key, "error", f"{out.code}: {out.message}")
+        raise ApiError(out.code, out.message, game_id=game_id)
+    bots = [f"{i}:{game_id}" for i, t in enumerate(taken) if t is not None and t.bot]
+    if bots:
+        await g.redis.sadd(keys.bot_seats(g.store.shard(game_id)), *bots)
+    return True
+
+
+ROUTES = [open_lobby, get_lobby, claim_seat, give_to_bot, start_lobby]
+
+
+async def seat_record(r: Any, s: int, game_id: str, seat: int) -> _Taken:
+    """A taken seat of a lobby (for the bot worker: a bot seat's kind and token)."""
+    data = await r.hget(keys.lobby(s, game_id), f"seat:{seat}")
+    if data is None:
+        raise LookupError(f"no seat {seat} in lobby {game_id!r}")
+    return msgspec.json.decode(data, type=_Taken)

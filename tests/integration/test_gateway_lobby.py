@@ -1,0 +1,119 @@
+"""Lobbies over real processes: claims by name, the host's bots and start, bot seats played
+by the gateways' bot workers (two gateways, each seat played by one), bad lobby input."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import httpx
+import redis.asyncio as aioredis
+
+from events.store import EventStore
+from games import registry
+from projections.audit import verify
+from tests.integration.support_gateway import Deployment, deployment
+
+__all__ = ["deployment"]
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+async def _play_seat(http: httpx.AsyncClient, gid: str, seat: int, token: str, timeout: float = 240) -> None:
+    """Plays one seat with random legal moves while the bots play the others, to the end."""
+    rnd = random.Random(seat)
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        assert asyncio.get_running_loop().time() < deadline, "the game did not end in time"
+        moves = (await http.get(f"/games/{gid}/moves", headers=_bearer(token))).json()
+        if moves["over"]:
+            return
+        if seat not in moves["to_act"] or not moves["moves"]:
+            await asyncio.sleep(0.05)
+            continue
+        res = await http.post(f"/games/{gid}/commands", json={"command": rnd.choice(moves["moves"])["text"]},
+                              headers=_bearer(token))
+        assert res.status_code == 200, res.text
+
+
+async def _check_log(d: Deployment, gid: str) -> None:
+    """The log verifies and holds each bot command once (a seat played twice would have
+    left a second command at some position, refused or not)."""
+    r = aioredis.from_url(d.url)
+    try:
+        envs = await EventStore(r).read(gid)
+        rejected = await r.xlen("rej:{0}")
+    finally:
+        await r.aclose()
+    assert verify(registry.get(envs[0].game_type), envs) == []
+    assert rejected == 0
+
+
+async def test_claims_and_a_bot_seat_then_a_whole_game(deployment: Deployment) -> None:
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        made = await http.post("/lobbies", json={"game_type": "seven_wonders_duel"})
+        assert made.status_code == 201, made.text
+        gid, host = made.json()["game_id"], made.json()["host_token"]
+        lobby = (await http.get(f"/lobbies/{gid}")).json()
+        assert lobby["players"] == 2 and not lobby["started"] and lobby["seats"] == [{"seat": 0}, {"seat": 1}]
+        assert (await http.get(f"/games/{gid}")).status_code == 404  # not opened yet
+        ada = await http.post(f"/lobbies/{gid}/seats", json={"name": "Ada", "seat": 0})
+        assert ada.status_code == 201 and ada.json()["seat"] == 0 and not ada.json()["started"]
+        again = await http.post(f"/lobbies/{gid}/seats", json={"name": "Bob", "seat": 0})
+        assert again.status_code == 409 and again.json()["code"] == "seat_taken"
+        not_host = await http.post(f"/lobbies/{gid}/bots", json={"seat": 1, "kind": "greedy"},
+                                   headers=_bearer(ada.json()["token"]))
+        assert not_host.status_code == 401 and not_host.json()["code"] == "bad_token"
+        bot = await http.post(f"/lobbies/{gid}/bots", json={"seat": 1, "kind": "greedy"}, headers=_bearer(host))
+        assert bot.status_code == 201, bot.text
+        assert bot.json()["started"] and bot.json()["seats"][1] == {"seat": 1, "name": "greedy bot", "bot": "greedy"}
+        assert bot.json()["seats"][0] == {"seat": 0, "name": "Ada"}
+        full = await http.post(f"/lobbies/{gid}/seats", json={"name": "Cy"})
+        assert full.status_code == 409 and full.json()["code"] == "lobby_full"
+        assert (await http.get(f"/games/{gid}")).json()["players"] == 2
+        await _play_seat(http, gid, 0, ada.json()["token"])
+        assert (await http.get(f"/games/{gid}/result")).json()["over"]
+    await _check_log(deployment, gid)
+
+
+async def test_the_host_starts_with_bots_and_two_gateways_play_each_bot_seat_once(deployment: Deployment) -> None:
+    """A second gateway runs beside the first: both bot workers look at the same bot seats,
+    each seat is leased to one, and the game ends with every command judged once."""
+    second = deployment.gateways[1] if len(deployment.gateways) > 1 else deployment.start_gateway()
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http, \
+            httpx.AsyncClient(base_url=second, timeout=30) as http2:
+        made = (await http.post("/lobbies", json={"game_type": "seven_wonders", "preset": "3p"})).json()
+        gid, host = made["game_id"], made["host_token"]
+        me = await http2.post(f"/lobbies/{gid}/seats", json={"name": "Grace"})  # through the other gateway
+        assert me.status_code == 201 and me.json()["seat"] == 0
+        bad = await http.post(f"/lobbies/{gid}/start", json={}, headers=_bearer("f" * 36))
+        assert bad.status_code == 401 and bad.json()["code"] == "bad_token"
+        started = await http.post(f"/lobbies/{gid}/start", json={"bots": "random"}, headers=_bearer(host))
+        assert started.status_code == 201 and started.json()["started"], started.text
+        assert [s.get("bot") for s in started.json()["seats"]] == [None, "random", "random"]
+        await _play_seat(http2, gid, 0, me.json()["token"])
+    await _check_log(deployment, gid)
+
+
+async def test_bad_lobby_input_is_a_typed_4xx(deployment: Deployment) -> None:
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        made = (await http.post("/lobbies", json={"game_type": "arkadia", "players": 3})).json()
+        gid, host = made["game_id"], made["host_token"]
+        cases = [
+            ("GET", "/lobbies/no-such-lobby", {}, None, 404, "unknown_lobby"),
+            ("POST", "/lobbies", {}, {"game_type": "chess"}, 404, "unknown_game_type"),
+            ("POST", "/lobbies", {}, {"game_type": "arkadia", "game_id": gid}, 409, "game_exists"),
+            ("POST", f"/lobbies/{gid}/seats", {}, {"name": ""}, 400, "malformed"),
+            ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "seat": 3}, 400, "unknown_seat"),
+            ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "team": 1}, 400, "malformed"),
+            ("POST", f"/lobbies/{gid}/bots", _bearer(host), {"seat": 1, "kind": "genius"}, 400, "bad_options"),
+            ("POST", f"/lobbies/{gid}/start", {}, {}, 401, "bad_token"),
+            ("GET", f"/games/{gid}/moves", _bearer(host), None, 404, "unknown_game"),
+        ]
+        for method, path, headers, body, status, code in cases:
+            res = await http.request(method, path, headers=headers, json=body)
+            assert (res.status_code, res.json().get("code")) == (status, code), (path, res.text)
+            assert host not in res.text
+        assert (await http.get(f"/lobbies/{gid}")).json()["seats"] == [{"seat": 0}, {"seat": 1}, {"seat": 2}]
