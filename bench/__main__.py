@@ -13,9 +13,9 @@ from typing import Optional
 import typer
 
 from bench.run import main as bench_main
-from services.cli.shared import DataDir, load_settings, run
+from services.cli.shared import HELP_PAGES, DataDir, load_settings, run
 
-app = typer.Typer(add_completion=False, context_settings={"help_option_names": ["-h", "--help"]})
+app = typer.Typer(add_completion=False, **HELP_PAGES)
 
 
 @app.command()

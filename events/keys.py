@@ -9,9 +9,27 @@ always come after it. The layout is tabulated in `events/README.md`.
 
 from __future__ import annotations
 
+import re
 import zlib
 
 from events.envelope import Seat
+
+
+GAME_ID_MAX = 64
+"""The longest game id a new game may have."""
+_GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}" % (GAME_ID_MAX - 1))
+
+
+def game_id_problem(game_id: str) -> str | None:
+    """Why `game_id` cannot name a new game, or None if it can: 1-64 ASCII letters,
+    digits, "_", "." and "-", starting with a letter or digit. Ids are parts of key names,
+    lines of logs and words of commands: no braces (a cluster hash tag), no spaces, tabs,
+    newlines or ":" (a key's separator), no leading "-" (read as an option)."""
+    if _GAME_ID.fullmatch(game_id):
+        return None
+    shown = repr(game_id) if len(game_id) <= 40 else f"{game_id[:20]!r}... ({len(game_id)} characters)"
+    return (f"game id must be 1-{GAME_ID_MAX} characters, letters, digits, '_', '.' and '-', "
+            f"starting with a letter or digit: {shown} is not")
 
 
 def shard_of(game_id: str, shards: int) -> int:

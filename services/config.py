@@ -7,6 +7,7 @@ import socket
 import uuid
 
 import msgspec
+from redis.connection import parse_url
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,11 +49,24 @@ def _shards(text: str) -> int:
     return int(text)
 
 
+def _redis_url(text: str | None) -> str | None:
+    """REDIS_URL as given, if redis-py can parse it; the error never shows the value (it
+    may hold a password)."""
+    if not text:
+        return None
+    try:
+        parse_url(text)
+    except ValueError:
+        raise ValueError("REDIS_URL is not a Redis URL (redis://user:password@host:port/db, "
+                         "rediss://... or unix:///path; its value is not shown, as it may hold a password)") from None
+    return text
+
+
 def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings:
     """Settings from TABLESTREAM_* / REDIS_URL / SHARDS variables, then `overrides`."""
     e = os.environ if env is None else env
     values: dict[str, object] = {
-        "redis_url": e.get("REDIS_URL") or None,
+        "redis_url": _redis_url(e.get("REDIS_URL")),
         "data_dir": e.get("TABLESTREAM_DATA_DIR", ".tablestream"),
         "shards": _shards(e.get("SHARDS", "1")),
         "batch": int(e.get("TABLESTREAM_BATCH", "400")),

@@ -12,12 +12,13 @@ import logging
 import typer
 
 from services.cli import admin, game_verbs, gateway, inspection, play
+from services.cli.shared import HELP_PAGES
 
 VERB_MODULES = (play, game_verbs, inspection, admin, gateway)
 """Each registers its verbs, in this order (the order of `tablestream --help`)."""
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
-                  help="Tablestream: an event-sourced board-game referee on Redis Streams.")
+                  help="Tablestream: an event-sourced board-game referee on Redis Streams.", **HELP_PAGES)
 for _module in VERB_MODULES:
     _module.register(app)
 

@@ -10,7 +10,8 @@ from typing import Optional
 
 import typer
 
-from services.cli.shared import USAGE, DataDir, Exit, console, err, load_settings, run, runtime
+from services.cli.shared import (HELP_PAGES, USAGE, DataDir, Exit, console, err, load_settings, run, runtime,
+                                 without_password)
 from services.config import Settings
 
 
@@ -31,7 +32,8 @@ async def _up(settings: Settings, projector: bool, referee: bool = True) -> None
         loop.add_signal_handler(sig, stop.set)
     async with runtime(settings, referee=referee, projector=projector) as rt:
         what = [f"referee {settings.consumer}"] * referee + ["projector"] * projector
-        err.print(f"tablestream up: {' and '.join(what)} on {settings.shards} shard(s) at {rt.url}")
+        err.print(f"tablestream up: {' and '.join(what)} on {settings.shards} shard(s) at {without_password(rt.url)}",
+                  markup=False, highlight=False)
         await stop.wait()  # a referee keeps its own heartbeat (keys.alive); a projector sets none
 
 
@@ -65,7 +67,8 @@ def bench(ctx: typer.Context) -> None:
 def register(app: typer.Typer) -> None:
     """Add this module's verbs to the CLI."""
     app.command()(up)
-    projections_app = typer.Typer(no_args_is_help=True, help="Maintain the projections (views, statistics).")
+    projections_app = typer.Typer(no_args_is_help=True, help="Maintain the projections (views, statistics).",
+                                  **HELP_PAGES)
     projections_app.command("rebuild")(projections_rebuild)
     app.add_typer(projections_app, name="projections")
     app.command(add_help_option=False,

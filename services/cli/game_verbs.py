@@ -17,8 +17,8 @@ from events.envelope import Rejected
 from events.meta import GameOpened
 from games.contract import GameDef, Rejection
 from projections.table import advance, command_end, decode, empty
-from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, err, game_def, game_of, load_settings,
-                                 options_for, print_json, run, runtime)
+from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, err, fail, game_def, game_of,
+                                 load_settings, options_for, print_json, run, runtime)
 from services.client import Client, parse_text
 from services.config import Settings
 from services.protocol import new_token, token_hash
@@ -31,6 +31,7 @@ def new(game: str = typer.Option("seven_wonders", help="Game type."),
         game_id: str = typer.Option(None, "--id", help="Game id (default: generated)."),
         data_dir: Optional[str] = DataDir) -> None:
     """Create a game; prints its id and one secret token per seat as JSON."""
+    _check_id(game_id)
     run(_new(load_settings(data_dir), game_def(game), players, preset, fixture, game_id))
 
 
@@ -51,6 +52,12 @@ async def _new(settings: Settings, game: GameDef, players: int | None, preset: s
             print_json(out)
             raise Exit(FAILED)
         print_json({"game_id": gid, "game_type": game.id, "tokens": tokens})
+
+
+def _check_id(game_id: str | None) -> None:
+    """A new game's id (--id, a script's game_id) must have the syntax of events.keys."""
+    if game_id is not None and (problem := keys.game_id_problem(game_id)):
+        raise fail(USAGE, problem)
 
 
 def act(game_id: str = typer.Argument(..., help="Game id."),
@@ -107,6 +114,7 @@ def script(file: Path = typer.Argument(..., help="The script (JSON)."),
     except (msgspec.DecodeError, msgspec.ValidationError, OSError) as e:
         err.print(f"bad script: {e}")
         raise typer.Exit(USAGE) from None
+    _check_id(spec.game_id)
     run(_script(load_settings(data_dir), spec, strict))
 
 
@@ -148,6 +156,7 @@ def fork(game_id: str = typer.Argument(..., help="Game id to fork."),
          new_id: str = typer.Option(None, "--id", help="Id of the new game."),
          data_dir: Optional[str] = DataDir) -> None:
     """Start a new game from a point of another: same history, new id and new seat tokens."""
+    _check_id(new_id)
     run(_fork(load_settings(data_dir), game_id, at, new_id))
 
 
@@ -161,6 +170,10 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
             raise Exit(USAGE, f"the game is over at seq {at}: fork it at an earlier position")
         envs = [e for e in envs if e.seq <= at and not e.type.startswith("ts.seed")]
         gid = new_id or f"{game_id}-fork-{uuid.uuid4().hex[:6]}"
+        if keys.game_id_problem(gid):  # a long id's fork: named after the game type instead
+            gid = f"{game.id}-fork-{uuid.uuid4().hex[:12]}"
+        if await rt.store.version(gid):
+            raise Exit(FAILED, f"game {gid!r} already exists")
         opened = decode(game, envs[0])
         assert isinstance(opened, GameOpened)
         tokens = [new_token() for _ in range(opened.players)]
@@ -171,7 +184,8 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
             await rt.redis.set(keys.secret(rt.store.shard(gid), gid), secret, nx=True)
         res = await rt.store.append(gid, expected=0, command_id=f"fork:{gid}", envelopes=out)
         if res.status != "ok":
-            raise Exit(FAILED, f"fork refused ({res.status})")
+            raise Exit(FAILED, f"game {gid!r} already exists" if res.status == "conflict" else
+                       f"fork refused ({res.status})")
     print_json({"game_id": gid, "game_type": game.id, "forked_from": game_id, "at": at, "tokens": tokens})
 
 

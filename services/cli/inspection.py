@@ -16,8 +16,8 @@ from games.contract import GameDef
 from projections.board import decode_doc, doc
 from projections.stats import aggregate, decode_row, latency_summary, option_text, parse_option, select
 from projections.table import advance, command_end, empty
-from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, console, err, game_def, game_of,
-                                 load_settings, print_json, run, runtime)
+from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, console, err, fail, game_def, game_of,
+                                 load_settings, players_problem, print_json, run, runtime)
 from services.config import Settings
 
 
@@ -154,6 +154,8 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
     setup; the games counted per setup are listed first. The latency is the referee's
     for the whole game type, whatever the filter."""
     g = game_def(game)
+    if problem := players_problem(g, players):  # no game of that many players can exist
+        raise fail(USAGE, problem)
     wanted = []
     for text in option:
         try:
@@ -267,15 +269,25 @@ def import_(file: Path = typer.Argument(..., help="JSON lines written by `export
 async def _import(settings: Settings, file: Path) -> None:
     dec = msgspec.json.Decoder(Envelope)
     try:
-        lines = [x for x in file.read_bytes().splitlines() if x.strip()]
+        lines = file.read_bytes().splitlines()
     except OSError as e:
         raise Exit(USAGE, f"cannot read {file}: {e}") from None
-    envs = []
+    envs: list[Envelope] = []
     for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
         try:
-            envs.append(dec.decode(line))
+            env = dec.decode(line)
         except (msgspec.ValidationError, msgspec.DecodeError) as e:
             raise Exit(USAGE, f"{file}, line {n}: not an envelope as `export` writes them: {e}") from None
+        # a log is one game's envelopes in seq order 1, 2, ...: a missing, repeated or
+        # moved line, or one of another game, would otherwise be refused by the store
+        if envs and env.game_id != envs[0].game_id:
+            raise Exit(USAGE, f"{file}, line {n}: game {env.game_id!r} in a log of {envs[0].game_id!r}")
+        if env.seq != len(envs) + 1:
+            raise Exit(USAGE, f"{file}, line {n}: seq {env.seq} where seq {len(envs) + 1} belongs "
+                              "(a line is missing, repeated or out of order)")
+        envs.append(env)
     if not envs:
         raise Exit(USAGE, "the file holds no envelopes")
     gid = envs[0].game_id

@@ -13,7 +13,7 @@ from rich.table import Table as RichTable
 from events import keys
 from events.store import entry_order
 from games.contract import GameDef
-from services.cli.shared import (USAGE, DataDir, Runtime, console, err, fail, game_def, load_settings,
+from services.cli.shared import (USAGE, DataDir, Exit, Runtime, console, err, fail, game_def, load_settings,
                                  options_for, run, runtime)
 from services.client import Client
 from services.config import Settings
@@ -44,6 +44,9 @@ async def _play(settings: Settings, game: GameDef, players: int | None, preset: 
     from services.bots.driver import Played, play_game
 
     preset_name, options = options_for(game, players, preset)
+    seats = game.presets[preset_name].players if preset_name else options.players
+    if len(bot_kinds) > seats:  # fewer are reused in turn; more would be ignored in silence
+        raise Exit(USAGE, f"{len(bot_kinds)} bot kinds for {seats} seats: give at most one per seat")
     async with runtime(settings, referee=True, projector=True) as rt, Client(rt.redis, rt.settings.shards) as client:
         results: list[Played] = []
         sem = asyncio.Semaphore(concurrency)

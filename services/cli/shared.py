@@ -15,11 +15,13 @@ import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
 import redis.asyncio as aioredis
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from events import keys
 from events.envelope import Envelope
@@ -33,7 +35,28 @@ OK, FAILED, USAGE, NOT_FOUND, UNAVAILABLE = 0, 1, 2, 3, 4
 console = Console()
 err = Console(stderr=True)
 
+# Click's plain help pages for every Typer app of the CLI: Typer's rich pages (0.29) print
+# a type column with `<bool>` beside every flag, -h and --help included, as if each took a
+# value. -h is --help.
+HELP_PAGES: dict[str, Any] = {"rich_markup_mode": None, "context_settings": {"help_option_names": ["-h", "--help"]}}
+
 DataDir = typer.Option(None, "--data-dir", help="Embedded Redis folder when REDIS_URL is unset (default ./.tablestream).")
+
+
+def error(message: str) -> None:
+    """An error on stderr: red, on one line however long (scripts read it whole), and its
+    text never read as markup (it may quote user input)."""
+    err.print(Text(message, style="red"), soft_wrap=True)
+
+
+def without_password(url: str) -> str:
+    """`url` fit to print: a password in it replaced by ***."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    user = parts.username or ""
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{host}"))
 
 
 class Exit(Exception):
@@ -49,13 +72,13 @@ def load_settings(data_dir: str | None) -> Settings:
     try:
         return config_mod.from_env(data_dir=data_dir)
     except ValueError as e:
-        err.print(f"[red]{e}[/red]")
+        error(str(e))
         raise typer.Exit(USAGE) from None
 
 
 def fail(code: int, message: str) -> typer.Exit:
     """For a check made before `run` (an option's value): the message, then the exit code."""
-    err.print(f"[red]{message}[/red]")
+    error(message)
     return typer.Exit(code)
 
 
@@ -99,10 +122,10 @@ def run(coro: Any) -> Any:
             return runner.run(coro)
     except Exit as e:
         if e.args and e.args[0]:
-            err.print(f"[red]{e.args[0]}[/red]")
+            error(str(e.args[0]))
         raise typer.Exit(e.code) from None
     except (aioredis.ConnectionError, asyncio.TimeoutError, TimeoutError) as e:
-        err.print(f"[red]the service did not answer: {type(e).__name__}: {e}[/red]")
+        error(f"the service did not answer: {type(e).__name__}: {e}")
         raise typer.Exit(UNAVAILABLE) from None
 
 
@@ -177,17 +200,19 @@ async def referee_alive(r: aioredis.Redis) -> bool:
     return False
 
 
-def check_players(game: GameDef, players: int | None) -> None:
-    """Refuse a player count the game is not for (usage error)."""
+def players_problem(game: GameDef, players: int | None) -> str | None:
+    """Why `players` is no player count of `game` (None when it is, or is not given)."""
     lo, hi = game.players
-    if players is not None and not lo <= players <= hi:
-        raise Exit(USAGE, f"{game.id} is for {lo}-{hi} players" if lo != hi else f"{game.id} is for {lo} players")
+    if players is None or lo <= players <= hi:
+        return None
+    return f"{game.id} is for {lo}-{hi} players" if lo != hi else f"{game.id} is for {lo} players"
 
 
 def options_for(game: GameDef, players: int | None, preset: str | None) -> tuple[str, Any]:
     """(preset name, options) for a new game from --players / --preset; "" and the options
     Struct when no preset fits the player count."""
-    check_players(game, players)
+    if problem := players_problem(game, players):
+        raise Exit(USAGE, problem)
     if preset:
         if preset not in game.presets:
             raise Exit(USAGE, f"unknown preset {preset!r}; known: {', '.join(game.presets)}")

@@ -1,0 +1,91 @@
+"""A new user's rough edges (issue #29 items 2-6), end to end on an embedded Redis: bad
+input is one line and exit 2, ids have a syntax, impossible setups are refused, `-h`
+works, and the text output is complete and consistent."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+
+from tests.e2e.test_cli import ts
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def _one_line_usage_error(p, says: str) -> None:
+    """Exit 2, no traceback, and the error's words on one line of stderr."""
+    assert p.returncode == 2, (p.returncode, p.stdout[-300:], p.stderr[-800:])
+    assert "Traceback" not in p.stderr, p.stderr[-800:]
+    lines = [x for x in p.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and says in lines[0], lines
+
+
+def test_a_broken_export_and_a_malformed_redis_url_are_one_line_usage_errors(tmp_path):
+    data = tmp_path / "ts"
+    gid = json.loads(ts("new", "--players", "3", "--id", "broken-1", data=data).stdout)["game_id"]
+    exported = ts("export", gid, data=data).stdout.splitlines()
+    assert len(exported) >= 3
+    missing = tmp_path / "missing.jsonl"
+    missing.write_text("\n".join([exported[0], *exported[2:]]) + "\n")
+    _one_line_usage_error(ts("import", str(missing), data=tmp_path / "a", check=False),
+                          says="line 2: seq 3 where seq 2 belongs")
+    swapped = tmp_path / "swapped.jsonl"
+    swapped.write_text("\n".join([exported[0], exported[2], exported[1], *exported[3:]]) + "\n")
+    _one_line_usage_error(ts("import", str(swapped), data=tmp_path / "b", check=False),
+                          says="line 2: seq 3 where seq 2 belongs")
+    mixed = tmp_path / "mixed.jsonl"  # a line of another game
+    other = json.loads(ts("export", json.loads(ts("new", "--players", "3", data=data).stdout)["game_id"],
+                          data=data).stdout.splitlines()[1])
+    mixed.write_text("\n".join([exported[0], json.dumps(other), *exported[2:]]) + "\n")
+    _one_line_usage_error(ts("import", str(mixed), data=tmp_path / "c", check=False), says="line 2: game")
+    for url in ("notaurl", "redis://127.0.0.1:notaport/0", "redis://:s3cret@127.0.0.1:99999/0"):
+        p = ts("verify", "--all", data=data, check=False, env_extra={"REDIS_URL": url})
+        _one_line_usage_error(p, says="REDIS_URL is not a Redis URL")
+        assert "s3cret" not in p.stderr and "notaport" not in p.stderr  # the value is never echoed
+
+
+def test_game_ids_have_a_syntax_and_fork_onto_an_existing_id_says_so(tmp_path):
+    data = tmp_path / "ts"
+    for bad in ("tab\there", "new\nline", "x" * 3000, "{brace}", "-dash-first", ""):
+        _one_line_usage_error(ts("new", "--players", "3", "--id", bad, data=data, check=False),
+                              says="game id must be 1-64 characters")
+    gid = json.loads(ts("new", "--players", "3", "--id", "Good_id.1-x", data=data).stdout)["game_id"]
+    assert gid == "Good_id.1-x"
+    again = ts("new", "--players", "3", "--id", gid, data=data, check=False)
+    assert again.returncode == 1 and "already exists" in again.stdout
+    for bad in ("a}b", "y" * 65):
+        _one_line_usage_error(ts("fork", gid, "--at", "1", "--id", bad, data=data, check=False),
+                              says="game id must be 1-64 characters")
+    taken = ts("fork", gid, "--at", "1", "--id", gid, data=data, check=False)
+    assert taken.returncode == 1 and f"game '{gid}' already exists" in taken.stderr, taken.stderr
+    # a fork's default id stays within the syntax however long the forked id is
+    long_id = json.loads(ts("new", "--players", "3", "--id", "z" * 64, data=data).stdout)["game_id"]
+    forked = json.loads(ts("fork", long_id, "--at", "1", data=data).stdout)["game_id"]
+    assert 1 <= len(forked) <= 64 and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", forked)
+
+
+def test_impossible_setups_are_refused(tmp_path):
+    data = tmp_path / "ts"
+    p = ts("stats", "--game", "seven_wonders_duel", "--players", "3", data=data, check=False)
+    _one_line_usage_error(p, says="seven_wonders_duel is for 2 players")
+    p = ts("play", "--game", "seven_wonders_duel", "--bots", "greedy,greedy,greedy", "--games", "1",
+           data=data, check=False)
+    _one_line_usage_error(p, says="3 bot kinds for 2 seats")
+    p = ts("play", "--game", "arkadia", "--players", "2", "--bots", "random,greedy,random", "--games", "1",
+           data=data, check=False)
+    _one_line_usage_error(p, says="3 bot kinds for 2 seats")
+
+
+def test_dash_h_is_help_and_no_help_page_shows_a_bool_placeholder(tmp_path):
+    data = tmp_path / "ts"
+    top = subprocess.run([sys.executable, "-m", "services.cli", "-h"], capture_output=True, text=True, timeout=60)
+    assert top.returncode == 0 and "Usage:" in top.stdout and "play" in top.stdout, top.stdout + top.stderr
+    assert "<bool>" not in top.stdout
+    for verb in ("play", "new", "act", "script", "fork", "view", "replay", "moves", "verify", "stats", "export",
+                 "import", "up", "bench"):
+        p = ts(verb, "-h", data=data)
+        assert "Usage:" in p.stdout and verb in p.stdout, (verb, p.stdout)
+        assert "<bool>" not in p.stdout, (verb, p.stdout)
+    assert "Usage:" in ts("projections", "rebuild", "-h", data=data).stdout
