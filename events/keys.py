@@ -119,6 +119,13 @@ def checkpoint(s: int, name: str) -> str:
     return f"ckpt:{{{s}}}:{name}"
 
 
+def quarantine(s: int) -> str:
+    """Hash of the games on shard `s` whose log the projector cannot fold: game id -> the
+    reason. Their views are left as they were; `verify` reports them; a rebuild that folds
+    a game takes it out."""
+    return f"quarantine:{{{s}}}"
+
+
 def stats(game_type: str) -> str:
     """Statistics of one game type, aggregated over every shard."""
     return f"stats:{game_type}"

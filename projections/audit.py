@@ -2,11 +2,14 @@
 
 Pure: the caller reads the log, the stored view documents and the stored statistics row
 and passes them in; the answer is a list of problems (empty means the game checks out).
+`projection` says whether those projections are the log's: present and current up to what
+the projector has passed, never ahead of the log.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import msgspec
@@ -26,6 +29,8 @@ def verify(game: GameDef, envelopes: Sequence[Envelope],
     if not envelopes:
         return ["the log is empty"]
     problems = list(verify_chain(envelopes))
+    seen = Counter(e.seq for e in envelopes)
+    problems += [f"seq {seq} appears {n} times in the log" for seq, n in sorted(seen.items()) if n > 1]
     try:
         table = advance(empty(envelopes[0].game_id, game), envelopes)
     except Exception as e:  # an undecodable or out-of-order log is a finding, not a crash
@@ -93,3 +98,41 @@ def _dealt(type_: str, v: int, data: bytes,
         if earlier_catalogs and isinstance(old, str) and old in earlier_catalogs:
             payload["catalog_hash"] = earlier_catalogs[old]
     return type_, v, payload
+
+
+def projection(game: GameDef, envelopes: Sequence[Envelope], views: Mapping[int | None, bytes | None],
+               stored_row: bytes | None, projected_to: int, log_length: int | None = None) -> list[str]:
+    """Whether a game's stored views and statistics row are the log's, as far as the
+    projector has gone: every view present and at least at seq `projected_to` (the last seq
+    of this game the projector has passed; the log's last seq when nothing is pending),
+    none beyond the log (`log_length`: its length read after the views, which only follow
+    the log), and a row exactly when the game is over and projected. Missing, stale and
+    ahead are findings (a projector that skipped a game had let `verify` pass it)."""
+    if not envelopes:
+        return []
+    try:
+        table = advance(empty(envelopes[0].game_id, game), envelopes)
+    except Exception:
+        return []  # `verify` says why the log does not replay
+    last = envelopes[-1].seq
+    length = last if log_length is None else log_length
+    problems = []
+    for seat in board.seats(table):
+        who = "spectator" if seat is None else f"seat {seat}"
+        data = views.get(seat)
+        if data is None:
+            if projected_to > 0:
+                problems.append(f"the view of {who} is missing (the projector has passed seq {projected_to})")
+            continue
+        seq = board.decode_doc(data).seq
+        if seq > length:
+            problems.append(f"the stored view of {who} is at seq {seq}, beyond the log's last seq {length}")
+        elif seq < projected_to:
+            problems.append(f"the stored view of {who} is stale: at seq {seq}, the projector has passed "
+                            f"seq {projected_to} (the log's last is {last})")
+    over = game.result(table.state) is not None
+    if over and stored_row is None and projected_to >= last:
+        problems.append("the game is over and projected, but it has no statistics row")
+    if not over and stored_row is not None:
+        problems.append("a statistics row is stored, but the log's game is not over")
+    return problems

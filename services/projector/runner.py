@@ -29,14 +29,18 @@ LIVE = "live"
 
 # KEYS: checkpoint key ("" for none), then view keys; ARGV: checkpoint id, n views,
 # then per view (seq, doc), then (stats key, game id, row) triples for finished games.
+# Returns the indexes (1-based) of the views not written because a newer one is stored.
 _WRITE = """
 local a = 3
 local n = tonumber(ARGV[2])
+local newer = {}
 for i = 1, n do
   local cur = redis.call('HGET', KEYS[i + 1], 'seq')
   local seq = tonumber(ARGV[a])
   if (not cur) or tonumber(cur) <= seq then
     redis.call('HSET', KEYS[i + 1], 'seq', seq, 'doc', ARGV[a + 1])
+  else
+    newer[#newer + 1] = i
   end
   a = a + 2
 end
@@ -47,7 +51,7 @@ end
 if KEYS[1] ~= '' then
   redis.call('SET', KEYS[1], ARGV[1])
 end
-return n
+return newer
 """
 
 
@@ -66,13 +70,22 @@ class Projector:
         self.position: str | None = None
         self._script = redis.register_script(_WRITE)
         self.applied = 0
+        self.reprojected = 0  # games projected again from their log (a log went backwards, ...)
+        self.quarantined: set[str] = set()  # games whose log does not fold: skipped
 
     async def _start(self) -> None:
         got = await self.redis.get(keys.checkpoint(self.shard, self.name))
         self.position = got.decode() if got else "0-0"
 
     async def step(self, block: bool = True) -> int:
-        """Read and project one batch of the feed; the number of envelopes read."""
+        """Read and project one batch of the feed; the number of envelopes read.
+
+        The batch's tables replace the cached ones only once its write has landed, so a
+        failed write (a lost connection) is projected again from the same position. An
+        envelope that does not follow the cached table (a seq at or below its version that
+        is not in the log as the table saw it, or a `prev_hash` that is not its last hash)
+        means the log went backwards or was rewritten: the game is projected again from its
+        log alone (`reproject`); a game whose log cannot be folded is quarantined."""
         if self.position is None:
             await self._start()
         assert self.position is not None
@@ -83,31 +96,95 @@ class Projector:
         rows = got[0][1]
         changed: dict[str, Table] = {}
         last_command: dict[str, str] = {}
+        checked: set[tuple[str, int]] = set()  # (game, version) found to be the log's, this batch
         for _, fields in rows:
             env = envelope_from_fields(fields)
-            table = await self._table_before(env)
-            if table is None:
-                continue
-            if env.seq == table.version + 1:
-                table = advance(table, [env])
-                self.tables[env.game_id] = table
-                changed[env.game_id] = table
-                last_command[env.game_id] = env.command_id
+            g = env.game_id
+            if g in self.quarantined:
+                if await self.redis.hexists(keys.quarantine(self.shard), g):
+                    continue
+                self.quarantined.discard(g)  # a rebuild folded it since: project it again
+                self.tables.pop(g, None)
+            try:
+                table = changed.get(g) or await self._table_before(env)
+                if table is None:
+                    continue
+                if env.seq == table.version + 1 and env.prev_hash == table.last_hash:
+                    changed[g] = advance(table, [env])
+                    last_command[g] = env.command_id
+                elif env.seq <= table.version and ((g, table.version) in checked or await self._in_log(table)):
+                    checked.add((g, table.version))  # seen before: a redelivered entry
+                else:
+                    changed.pop(g, None)
+                    last_command.pop(g, None)
+                    if (table := await self.reproject(g)) is not None:
+                        checked.add((g, table.version))
+            except LOST:
+                raise
+            except Exception as e:  # a log that does not fold: fold it whole, else quarantine
+                changed.pop(g, None)
+                last_command.pop(g, None)
+                log.warning("projector of shard %d: %s does not fold at seq %d (%s); projecting it again "
+                            "from its log", self.shard, g, env.seq, type(e).__name__)
+                if (table := await self.reproject(g)) is not None:
+                    checked.add((g, table.version))
         if len(rows) >= self.batch:
             # A full batch may end inside a command: its other events are in the log already
             # (a command's events land atomically), and a position inside a command is no
             # state any seat ever saw (games need not be able to view it), so finish it.
             for game_id, command_id in last_command.items():
-                table = await self._finish_command(changed[game_id], command_id)
-                self.tables[game_id] = changed[game_id] = table
+                changed[game_id] = await self._finish_command(changed[game_id], command_id)
         last = rows[-1][0].decode()
-        await write(self.redis, self._script, self.shard, changed.values(), self.store,
-                    checkpoint=(keys.checkpoint(self.shard, self.name), last))
+        ahead = await write(self.redis, self._script, self.shard, changed.values(), self.store,
+                            checkpoint=(keys.checkpoint(self.shard, self.name), last))
+        self.tables.update(changed)
         self.position = last
         self.applied += len(rows)
+        for game_id in ahead:  # a stored view newer than what its log folds to
+            if await self._view_ahead_of_log(game_id):
+                await self.reproject(game_id)
         for game_id in changed:
             await self.redis.publish(keys.updates(self.shard), game_id)
         return len(rows)
+
+    async def _in_log(self, table: Table) -> bool:
+        """Whether the log still holds `table`'s last envelope (same seq, same hash)."""
+        if table.version == 0:
+            return True
+        tail = await self.store.read(table.game_id, after_seq=table.version - 1)
+        return bool(tail) and tail[0].seq == table.version and tail[0].hash == table.last_hash
+
+    async def _view_ahead_of_log(self, game_id: str) -> bool:
+        seq = await self.redis.hget(keys.view(self.shard, game_id, None), "seq")
+        return seq is not None and int(seq) > await self.redis.xlen(keys.log(self.shard, game_id))
+
+    async def reproject(self, game_id: str) -> Table | None:
+        """Project one game again from its log alone, replacing its stored views and
+        statistics row whatever their seq (rebuild's swap); None if the log cannot be
+        folded, and then the game is quarantined: named with the reason in `quarantine:{s}`,
+        counted, its feed entries skipped until a rebuild folds it, and the others go on."""
+        self.reprojected += 1
+        self.tables.pop(game_id, None)
+        try:
+            table = await swap_in(self.redis, self.store, self.shard, game_id)
+        except LOST:
+            raise
+        except Exception as e:
+            reason = f"{type(e).__name__}: {e}"
+            self.quarantined.add(game_id)
+            await self.redis.hset(keys.quarantine(self.shard), game_id, reason)
+            log.error("projector of shard %d: quarantined %s, its log does not fold: %s", self.shard, game_id, reason)
+            return None
+        if table is not None:
+            self.tables[game_id] = table
+        log.warning("projector of shard %d: projected %s again from its log (seq %d)", self.shard, game_id,
+                    table.version if table else 0)
+        return table
+
+    def forget(self) -> None:
+        """Drop every cached table (after Redis came back: its logs may be shorter than the
+        tables); each game is folded from its log when next seen."""
+        self.tables.clear()
 
     async def _finish_command(self, table: Table, command_id: str) -> Table:
         """`table` advanced over the rest of the command whose events it stopped within."""
@@ -119,7 +196,8 @@ class Projector:
         return advance(table, rest) if rest else table
 
     async def _table_before(self, env: Envelope) -> Table | None:
-        """The game's table just before `env` (or after it, if already applied)."""
+        """The game's cached table, or, if there is none or it is behind `env`, the table of
+        its log just before `env`."""
         table = self.tables.get(env.game_id)
         if table is not None and table.version >= env.seq - 1:
             return table
@@ -150,6 +228,7 @@ class Projector:
             if lost:
                 lost = False
                 backoff.reset()
+                self.forget()  # a crashed Redis may have come back with shorter logs
 
     async def idle(self) -> bool:
         """True when the checkpoint is at the end of the feed."""
@@ -158,14 +237,17 @@ class Projector:
 
 
 async def write(redis: aioredis.Redis, script: object, shard: int, tables: Iterable[Table],
-                store: EventStore, checkpoint: tuple[str, str] | None = None) -> None:
-    """Store the views of `tables` (seq-guarded), their rows if finished, and the checkpoint."""
+                store: EventStore, checkpoint: tuple[str, str] | None = None) -> set[str]:
+    """Store the views of `tables` (seq-guarded), their rows if finished, and the checkpoint;
+    the games of which a newer view than the one offered was stored."""
     view_keys: list[str] = []
+    owners: list[str] = []
     args: list[object] = [checkpoint[1] if checkpoint else "", 0]
     extra: list[object] = []
     for t in tables:
         for seat, data in board.docs(t).items():
             view_keys.append(keys.view(shard, t.game_id, seat))
+            owners.append(t.game_id)
             args += (t.version, data)
         if t.game.result(t.state) is not None:
             envs = await store.read(t.game_id)
@@ -174,7 +256,8 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
             if r is not None:
                 extra += (keys.stats(t.game.id), t.game_id, stats.encode_row(r))
     args[1] = len(view_keys)
-    await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
+    newer = await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
+    return {owners[int(i) - 1] for i in newer or []}
 
 
 # Rebuild's swap of one game. KEYS: the game's log, then its view keys; ARGV: the log's
@@ -206,43 +289,57 @@ return redis.call('HDEL', KEYS[1], ARGV[1])
 """
 
 
+async def swap_in(redis: aioredis.Redis, store: EventStore, shard: int, game_id: str) -> Table | None:
+    """Fold one game's whole log and swap its views and statistics row in (the `_SWAP`
+    script: written whatever the stored seqs, only if the log is still as long as what was
+    folded, else folded again). The table, or None for an empty log or unknown game type;
+    raises what folding raises for a log that does not fold."""
+    swap = redis.register_script(_SWAP)
+    for _ in range(100):  # the log moved on while it was folded: fold it again
+        envs = await store.read(game_id)
+        if not envs or (game := lookup(envs[0].game_type)) is None:
+            return None
+        table = advance(empty(game_id, game), envs)
+        docs = board.docs(table)
+        row = stats.row(table, envs) if game.result(table.state) is not None else None
+        args: list[object] = [table.version, len(docs)]
+        for data in docs.values():
+            args += (table.version, data)
+        args += (keys.stats(game.id), game_id, stats.encode_row(row) if row is not None else "")
+        if await swap(keys=[keys.log(shard, game_id), *(keys.view(shard, game_id, seat) for seat in docs)],
+                      args=args):
+            return table
+    raise RuntimeError(f"{game_id}: its log kept moving while it was folded")
+
+
 async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
                   failed: dict[str, str] | None = None) -> int:
     """Rebuild every projection from the logs alone (the live projector may keep running);
     the number of games rebuilt.
 
     Game by game, the log is folded beside the stored projections and the game's views and
-    statistics row are swapped in by one script call, which checks that the log is still as
-    long as what was folded (else the game is folded again): a reader sees the old document
-    or the new one, never none (the rebuild used to delete every view first). Views of games
-    that have no log any more are swept afterwards. A game whose log cannot be folded is
-    left as it is and named in `failed` (game id -> reason), and the others are rebuilt.
+    statistics row are swapped in by one script call (`swap_in`): a reader sees the old
+    document or the new one, never none (the rebuild used to delete every view first).
+    Views and rows of games that have no log are swept afterwards. A game whose log cannot
+    be folded is left as it is, quarantined and named in `failed` (game id -> reason); a
+    quarantined game that folds now leaves the quarantine.
     """
-    swap = redis.register_script(_SWAP)
     orphan = redis.register_script(_ORPHAN)
     count = 0
     for s in range(shards):
         for g in await store.game_ids(s):
-            for _ in range(100):  # the log moved on while it was folded: fold it again
-                envs = await store.read(g)
-                if not envs or (game := lookup(envs[0].game_type)) is None:
-                    break
-                try:
-                    table = advance(empty(g, game), envs)
-                    docs = board.docs(table)
-                    row = stats.row(table, envs) if game.result(table.state) is not None else None
-                except Exception as e:  # a log that does not fold is reported, not fatal
-                    if failed is not None:
-                        failed[g] = f"{type(e).__name__}: {e}"
-                    break
-                view_keys = [keys.view(s, g, seat) for seat in docs]
-                args: list[object] = [table.version, len(docs)]
-                for data in docs.values():
-                    args += (table.version, data)
-                args += (keys.stats(game.id), g, stats.encode_row(row) if row is not None else "")
-                if await swap(keys=[keys.log(s, g), *view_keys], args=args):
-                    count += 1
-                    break
+            try:
+                table = await swap_in(redis, store, s, g)
+            except LOST:
+                raise
+            except Exception as e:  # a log that does not fold is reported, not fatal
+                reason = f"{type(e).__name__}: {e}"
+                await redis.hset(keys.quarantine(s), g, reason)
+                if failed is not None:
+                    failed[g] = reason
+                continue
+            await redis.hdel(keys.quarantine(s), g)
+            count += table is not None
         async for k in redis.scan_iter(match=keys.views_pattern(s), count=1000):
             await orphan(keys=[k, keys.log(s, keys.game_of_view(k.decode()))], args=[""])
     async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
