@@ -2,7 +2,7 @@
 
 Loaded once, at import, from `seeds/seven_wonders/*.json` (the one permitted read under
 `games/`: immutable, versioned data whose hash goes into every game's log). Every row
-carries `ref`, the section and row of ../shared/rules/seven-wonders.md it comes from.
+carries `ref`, the section and row of docs/rules/seven-wonders.md it comes from.
 A malformed row fails loudly with its file and row.
 """
 
@@ -282,3 +282,8 @@ def load() -> Catalog:
 
 CATALOG = load()
 CATALOG_HASH = CATALOG.hash
+# Hashes of earlier seed files with today's rules data (only documentation fields changed;
+# 2026-12-02: the `source` fields point to docs/rules/), for `verify` of older games.
+EARLIER_HASHES: dict[str, str] = {
+    "97e547eb9cde8c24e25cac6a617f359aec6d5978a273baae4908edb059556953": CATALOG_HASH,
+}

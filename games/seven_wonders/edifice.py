@@ -3,12 +3,11 @@ and the Ur and Carthage boards (placeholders, disabled by default).
 
 Loaded from `seeds/seven_wonders/edifice.json` and validated like the base catalog (a
 malformed row fails naming the file and the row). Every row carries `ref`, the section of
-../shared/rules/seven-wonders-edifice.md it comes from, and `confirmation`, the
-reference's mark: C/C1 confirmed, X conflicting sources (the recommended value, with the
+docs/rules/seven-wonders-edifice.md it comes from, and `confirmation`, that
+document's mark: C/C1 confirmed, X conflicting sources (the recommended value, with the
 alternative beside it in `alternative`), P placeholder (Ur and Carthage: one unverified
-fan data file, §12.2; the reference says to keep them disabled until the printed boards
-are checked), I the reference's recommended interpretation where the rulebook is silent
-(§14, listed as "interpretation" in §16.1).
+fan data file, §12.2; dealt only when asked for until the printed boards are checked),
+I this engine's reading where the rulebook is silent (§14, listed as a reading in §16.1).
 
 The rules that use it are in rules.py, evolve.py and scoring.py (option `edifice`).
 """
@@ -314,3 +313,10 @@ def load() -> EdificeCatalog:
 
 EDIFICE = load()
 """The catalog the rules use."""
+# Hashes of earlier versions of edifice.json with today's rules data (only documentation
+# fields changed), for `verify` of older games: the first (2026-11-29) had Q1's pawn worth
+# marked X, not I; the second (2026-12-02) had `source` naming the rules beside the repository.
+EARLIER_HASHES: dict[str, str] = {
+    "cf7d8694bbecfce3292fb0a1539383659ada854e2668c76f594569ef735bf1e1": EDIFICE.hash,
+    "9d5d25596af91ac03f66bffcfff17e3c4dd4c04497a9c2bb64102eadd8ae1867": EDIFICE.hash,
+}

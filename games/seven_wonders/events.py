@@ -230,7 +230,7 @@ class EdificeFailed(Event, tag="edifice_failed"):
 
 
 class EdificePawnTaken(Event, tag="edifice_pawn_taken"):
-    """Ur (placeholder, §12.2): a stage gave the city a pawn of that Age's edifice from the
+    """Ur (placeholder, Edifice §12.2): a stage gave the city a pawn of that Age's edifice from the
     box (a holder from now on; not a participation, no pawn off the card)."""
 
     version: ClassVar[int] = 1

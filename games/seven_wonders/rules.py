@@ -1,6 +1,6 @@
 """decide, legal_commands and to_act for 7 Wonders (they share their predicates).
 
-References are to ../shared/rules/seven-wonders.md. Every choice is validated against
+References are to docs/rules/seven-wonders.md (Edifice: seven-wonders-edifice.md). Every choice is validated against
 the state at the start of the turn (§7 step 2); the last choice of a turn reveals and
 resolves all of them (§7 steps 3-5) and runs the end of the turn (§7 steps 6-8) up to the
 next decision, all written out as events.
@@ -280,8 +280,8 @@ def _resolve(state: State, seat: int, cmd: Build | BuildStage | Discard, cid: st
 
 
 def stage_choices(state: State, seat: int) -> tuple[int, ...]:
-    """What the next stage of `seat` asks the builder to pick (placeholder boards, Edifice
-    §12.2): Carthage's alternatives 1..k, or the Age of Ur's box pawn; () for no choice."""
+    """What the next stage of `seat` asks the builder to pick (placeholder boards,
+    Edifice §12.2): Carthage's alternatives 1..k, or the Age of Ur's box pawn; () for no choice."""
     me = state.cities[seat]
     stages = BOARDS[me.wonder].sides[me.side].stages
     if me.stages >= len(stages):
@@ -594,7 +594,7 @@ def _failed(state: State) -> EdificeFailed:
     coins, discard, lost, debts, owed = [0] * n, [None] * n, [()] * n, [0] * n, []
     for i, c in enumerate(state.cities):
         if exempt(c, age):
-            continue  # a holder pays nothing (B4; Ur's box pawns as the data says, §12.2)
+            continue  # a holder pays nothing (B4; Ur's box pawns as the data says, Edifice §12.2)
         if isinstance(pen, PayCoins):
             if c.coins >= pen.amount:
                 coins[i] = -pen.amount

@@ -23,9 +23,9 @@ class City(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # Edifice (all empty without it)
     joined: tuple[int, ...] = ()  # the Ages whose edifice this city holds a pawn of
     rewards: tuple[str, ...] = ()  # completed edifices it holds a pawn of: their lasting
-    # rewards (shields, production, end-game VP) are read from the catalog (§9.1)
+    # rewards (shields, production, end-game VP) are read from the catalog (Edifice §9.1)
     debts: tuple[int, ...] = ()  # debt tokens (negative VP, §11)
-    box_pawns: tuple[int, ...] = ()  # Ur: Ages of the pawns taken from the box (§12.2, P)
+    box_pawns: tuple[int, ...] = ()  # Ur: Ages of the pawns taken from the box (Edifice §12.2, P)
     stage_options: tuple[int, ...] = ()  # Ur/Carthage: per built stage, the alternative picked (0: none offered)
 
 

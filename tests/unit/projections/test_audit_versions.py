@@ -14,6 +14,7 @@ from events.codec import META
 from events.meta import GameOpened, SeedRevealed
 from games import registry
 from games.contract import Seed
+from games.seven_wonders import catalog as seven_wonders_catalog, edifice as seven_wonders_edifice
 from projections.audit import verify
 from projections.table import codec
 
@@ -87,3 +88,39 @@ def test_a_game_opened_before_a_documentation_edit_of_its_seeds_verifies(game_id
         assert verify(game, _with_catalog_hash(log, game_id, old)) == []
     unknown = verify(game, _with_catalog_hash(log, game_id, "0" * 64))
     assert unknown == ["the opening events differ from a fresh setup from the revealed seed"]
+
+
+def _with_hashes(envs: list, game_id: str, old_of: dict[str, str]) -> list:
+    """The same log with each setup event's catalog_hash `h` replaced by `old_of[h]`, re-chained."""
+    game = registry.get(game_id)
+    prev, out = GENESIS, []
+    for env in envs:
+        data = env.data
+        payload = msgspec.json.decode(data)
+        if isinstance(payload, dict) and payload.get("catalog_hash") in old_of:
+            payload["catalog_hash"] = old_of[payload["catalog_hash"]]
+            data = msgspec.json.encode(payload)
+        new = link(prev, game_id=env.game_id, game_type=game.id, seq=env.seq, type=env.type, v=env.v,
+                   time=env.time, command_id=env.command_id, seat=env.seat, data=data)
+        out.append(new)
+        prev = new.hash
+    return out
+
+
+@pytest.mark.parametrize("old_base", list(seven_wonders_catalog.EARLIER_HASHES))
+@pytest.mark.parametrize("old_edifice", list(seven_wonders_edifice.EARLIER_HASHES))
+def test_a_seven_wonders_game_opened_before_a_documentation_edit_verifies(old_base: str, old_edifice: str) -> None:
+    # 7 Wonders records two hashes (GameCreated: cards+wonders; EdificesDrawn: edifice.json),
+    # each with its own earlier versions (docs/rules/ in `source`; Q1's mark X -> I).
+    game = registry.get("seven_wonders")
+    base, edif = seven_wonders_catalog.CATALOG_HASH, seven_wonders_edifice.EDIFICE.hash
+    assert {seven_wonders_catalog.EARLIER_HASHES[old_base], seven_wonders_edifice.EARLIER_HASHES[old_edifice]} == {
+        base, edif}
+    log = _log("seven_wonders", "3p_edifice", game.rules_version)
+    assert {msgspec.json.decode(e.data).get("catalog_hash") for e in log[1:-1]} - {None} == {base, edif}
+    assert verify(game, _with_hashes(log, "seven_wonders", {base: old_base, edif: old_edifice})) == []
+    assert verify(game, _with_hashes(log, "seven_wonders", {base: old_base})) == []
+    # an old hash in the wrong event, or one nobody declared, is a different deal
+    swapped = verify(game, _with_hashes(log, "seven_wonders", {base: old_edifice}))
+    unknown = verify(game, _with_hashes(log, "seven_wonders", {edif: "0" * 64}))
+    assert swapped == unknown == ["the opening events differ from a fresh setup from the revealed seed"]

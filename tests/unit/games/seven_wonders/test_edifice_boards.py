@@ -1,4 +1,4 @@
-"""Edifice's Ur and Carthage (../shared/rules/seven-wonders-edifice.md §2, §12): placeholder
+"""Edifice's Ur and Carthage (docs/rules/seven-wonders-edifice.md §2, §12): placeholder
 boards (P), dealt only with the option `placeholder_boards` (Ur only with Edifice too)."""
 
 from __future__ import annotations

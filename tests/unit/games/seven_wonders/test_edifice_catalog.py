@@ -1,5 +1,5 @@
 """The Edifice catalog (seeds/seven_wonders/edifice.json) against its reference,
-../shared/rules/seven-wonders-edifice.md §2, §9, §10, §11, §12 and tests/data/seven-wonders-edifice.json."""
+docs/rules/seven-wonders-edifice.md §2, §9, §10, §11, §12 and tests/data/seven-wonders-edifice.json."""
 
 from __future__ import annotations
 

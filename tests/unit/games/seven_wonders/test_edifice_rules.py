@@ -1,4 +1,4 @@
-"""The Edifice expansion's rules: ../shared/rules/seven-wonders-edifice.md §3, §4 (A1-A8),
+"""The Edifice expansion's rules: docs/rules/seven-wonders-edifice.md §3, §4 (A1-A8),
 §5 (B1-B6), §7, §10, §11, §13 and §14 (Q-rows), played through `decide` on fixtures."""
 
 from __future__ import annotations
