@@ -40,6 +40,12 @@ DOCS: tuple[Doc, ...] = (
                                      "tests/unit/games/seven_wonders/test_edifice_*.py"), aliases=("Edifice",)),
     Doc("seven-wonders.md", ("games/seven_wonders/**/*.py", "games/seven_wonders/**/*.md",
                              "seeds/seven_wonders/*.json", "tests/unit/games/seven_wonders/**/*.py")),
+    Doc("seven-wonders-duel.md", ("games/seven_wonders_duel/**/*.py", "games/seven_wonders_duel/**/*.md",
+                                  "seeds/seven_wonders_duel/*.json", "seeds/seven_wonders_duel/*.md",
+                                  "tests/unit/games/seven_wonders_duel/**/*.py",
+                                  "tests/unit/games/test_*_seven_wonders_duel.py")),
+    Doc("arkadia.md", ("games/arkadia/**/*.py", "games/arkadia/**/*.md", "seeds/arkadia/*.json", "seeds/arkadia/*.md",
+                       "tests/unit/games/arkadia/**/*.py", "tests/unit/games/test_*_arkadia.py")),
 )
 
 CITE = re.compile(r"§\s?(\d+(?:\.\d+)*)")
