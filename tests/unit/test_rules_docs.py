@@ -46,6 +46,8 @@ DOCS: tuple[Doc, ...] = (
                                   "tests/unit/games/test_*_seven_wonders_duel.py")),
     Doc("arkadia.md", ("games/arkadia/**/*.py", "games/arkadia/**/*.md", "seeds/arkadia/*.json", "seeds/arkadia/*.md",
                        "tests/unit/games/arkadia/**/*.py", "tests/unit/games/test_*_arkadia.py")),
+    Doc("ora-et-labora.md", ("games/ora_et_labora/**/*.py", "games/ora_et_labora/**/*.md", "seeds/ora_et_labora/*.json",
+                             "tests/unit/games/ora_et_labora/**/*.py", "tests/unit/games/test_*_ora_et_labora.py")),
 )
 
 CITE = re.compile(r"§\s?(\d+(?:\.\d+)*)")
