@@ -76,7 +76,7 @@ def shields(city: City) -> int:
 def edifice_points(city: City) -> int:
     """Edifice §7: debt tokens, and the VP rewards of the completed edifices the city holds
     a pawn of, on the city as it stands (Agora's repeated guild is chosen in score_city)."""
-    total = sum(city.debts) + sum(EDIFICE.pawn_vp(a) for a in city.joined + city.box_pawns)  # 0 VP (§14 Q1)
+    total = sum(city.debts) + sum(EDIFICE.pawn_vp(a) for a in city.joined + city.box_pawns)  # 0 VP (Edifice §14 Q1)
     for cid in city.rewards:
         for r in EDIFICE.cards[cid].rewards:
             if isinstance(r, VpPerOwnWonderStage):

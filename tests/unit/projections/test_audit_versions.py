@@ -76,8 +76,8 @@ def _with_catalog_hash(envs: list, game_id: str, new_hash: str) -> list:
 @pytest.mark.parametrize("game_id,preset", [("seven_wonders_duel", "2p"), ("arkadia", "3p_random_lot"),
                                             ("ora_et_labora", "4p_france")])
 def test_a_game_opened_before_a_documentation_edit_of_its_seeds_verifies(game_id: str, preset: str) -> None:
-    # The seeds' `source` fields moved from ../shared to docs/rules/ (2026-12-02): the bytes,
-    # so the catalog hash, changed while the data stayed the same. Games opened before
+    # The seeds' `source` fields moved from the rules beside the repository to docs/rules/
+    # (2026-12-02): the bytes, so the catalog hash, changed while the data stayed the same. Games opened before
     # recorded the old hash and must still verify; a hash nobody declared must not.
     game = registry.get(game_id)
     assert game.earlier_catalogs, "the hash of the seed files before 2026-12-02 is declared"
