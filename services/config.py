@@ -36,6 +36,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """Game states the referee keeps in memory."""
     gateway_max_body: int = 64 * 1024
     """The gateway's request body limit in bytes (TABLESTREAM_GATEWAY_MAX_BODY); larger: 413 oversized."""
+    gateway_ws_queue: int = 256
+    """Messages a WebSocket may have waiting to be sent (TABLESTREAM_GATEWAY_WS_QUEUE); a client
+    that lets more pile up is dropped (close code 4008)."""
 
 
 def unique_consumer(prefix: str) -> str:
@@ -74,6 +77,7 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),
         "consumer": e.get("TABLESTREAM_CONSUMER") or None,
         "gateway_max_body": int(e.get("TABLESTREAM_GATEWAY_MAX_BODY", str(64 * 1024))),
+        "gateway_ws_queue": int(e.get("TABLESTREAM_GATEWAY_WS_QUEUE", "256")),
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     if not values.get("consumer"):

@@ -19,7 +19,8 @@ from litestar.openapi import OpenAPIConfig
 from events.store import EventStore
 from services.client import Client
 from services.config import Settings
-from services.gateway import catalog, commands, games, history, lobby
+from services.gateway import catalog, commands, games, history, lobby, socket
+from services.gateway.notices import Notices
 from services.gateway.botseats import BotWorker
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError, on_api_error, on_http_error, on_unexpected
@@ -41,20 +42,20 @@ def create_app(settings: Settings, url: str) -> Litestar:
             store = EventStore(r, shards=settings.shards)
             async with Client(r, settings.shards, timeout=OUTCOME_TIMEOUT_S) as c:
                 gw = app.state.gateway = Gateway(settings=settings, redis=r, store=store, client=c,
-                                                 tables=Tables(store))
+                                                 tables=Tables(store), notices=Notices(r, settings.shards))
                 stop = asyncio.Event()
-                bots = asyncio.create_task(BotWorker(gw).run(stop))
+                workers = [asyncio.create_task(BotWorker(gw).run(stop)), asyncio.create_task(gw.notices.run(stop))]
                 try:
                     yield
                 finally:
                     stop.set()
                     with contextlib.suppress(Exception):
-                        await asyncio.wait_for(bots, 5)
+                        await asyncio.wait_for(asyncio.gather(*workers), 5)
         finally:
             await r.aclose()
 
     return Litestar(
-        route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES, *history.ROUTES, *lobby.ROUTES],
+        route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES, *history.ROUTES, *lobby.ROUTES, *socket.ROUTES],
         lifespan=[lifespan],
         exception_handlers={ApiError: on_api_error, HTTPException: on_http_error, Exception: on_unexpected},
         request_max_body_size=settings.gateway_max_body,

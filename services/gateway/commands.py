@@ -22,7 +22,7 @@ from events.envelope import Accepted, Outcome
 from games.contract import Rejection
 from services.client import parse_text
 from services.gateway import auth
-from services.gateway.context import gw
+from services.gateway.context import Gateway, gw
 from services.gateway.errors import ApiError, problem_response, Problem
 from services.gateway.tables import hashes
 
@@ -40,15 +40,6 @@ def command_id(token: str, key: str) -> str:
     its holder knows, so one client's key can never name another's command."""
     h = hashlib.sha256(b"tablestream/idempotency\0%s\0%s" % (token.encode(), key.encode()))
     return "idem-" + h.hexdigest()[:32]
-
-
-def _key(request: Request) -> str | None:
-    key = request.headers.get("idempotency-key")
-    if key is None:
-        return None
-    if not 0 < len(key) <= MAX_KEY_CHARS or not key.isprintable():
-        raise ApiError("bad_idempotency_key", f"an Idempotency-Key is 1-{MAX_KEY_CHARS} printable characters")
-    return key
 
 
 def _encode(game: Any, command: str | dict[str, Any], limit: int) -> bytes:
@@ -74,22 +65,38 @@ def outcome_response(out: Outcome) -> Response[bytes]:
                                     game_id=out.game_id))
 
 
+async def run_command(g: Gateway, game_id: str, seat: int, token: str, command: str | dict[str, Any],
+                      key: str | None) -> Outcome:
+    """Send one command of `seat` (its token checked by the caller) and wait for its outcome;
+    ApiError for what the gateway refuses itself (bad notation, wrong shape, no answer)."""
+    t = await g.tables.get(game_id)
+    try:
+        body = _encode(t.game, command, g.settings.max_command_bytes)
+    except ApiError as e:
+        raise ApiError(e.problem.code, e.problem.message, game_id=game_id) from None
+    env = g.client.envelope(game_id=game_id, game_type=t.game.id, seat=seat, token=token, command=body,
+                            command_id=command_id(token, key) if key is not None else None)
+    try:
+        return await g.client.submit(env)
+    except (asyncio.TimeoutError, TimeoutError):
+        raise ApiError("no_outcome", "the referee did not answer in time; send it again with the same "
+                       "Idempotency-Key to learn its outcome", game_id=game_id, command_id=env.command_id) from None
+
+
+def check_key(key: str | None) -> str | None:
+    if key is not None and (not 0 < len(key) <= MAX_KEY_CHARS or not key.isprintable()):
+        raise ApiError("bad_idempotency_key", f"an Idempotency-Key is 1-{MAX_KEY_CHARS} printable characters")
+    return key
+
+
 @post("/games/{game_id:str}/commands", status_code=200,
       summary="Send the bearer's command (notation or structured); answers with its outcome")
 async def send_command(request: Request, game_id: str, data: SendCommand) -> Response[bytes]:
     g = gw(request)
-    key = _key(request)
+    key = check_key(request.headers.get("idempotency-key"))
     t = await g.tables.get(game_id)
     seat, token = auth.require_seat(request, hashes(t), game_id)
-    body = _encode(t.game, data.command, g.settings.max_command_bytes)
-    env = g.client.envelope(game_id=game_id, game_type=t.game.id, seat=seat, token=token, command=body,
-                            command_id=command_id(token, key) if key is not None else None)
-    try:
-        out = await g.client.submit(env)
-    except (asyncio.TimeoutError, TimeoutError):
-        raise ApiError("no_outcome", "the referee did not answer in time; send it again with the same "
-                       "Idempotency-Key to learn its outcome", game_id=game_id, command_id=env.command_id) from None
-    return outcome_response(out)
+    return outcome_response(await run_command(g, game_id, seat, token, data.command, key))
 
 
 ROUTES = [send_command]

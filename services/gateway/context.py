@@ -10,6 +10,7 @@ from litestar import Request
 from events.store import EventStore
 from services.client import Client
 from services.config import Settings
+from services.gateway.notices import Notices
 from services.gateway.tables import Tables
 
 
@@ -21,6 +22,10 @@ class Gateway:
     client: Client
     """One client id per gateway process: the referee answers its commands on its reply streams."""
     tables: Tables
+    notices: Notices
+    """The `updated:{s}` notices, fanned out to the sockets watching each game."""
+    sockets: int = 0
+    """Open WebSockets (for metrics)."""
 
 
 def gw(request: Request) -> Gateway:

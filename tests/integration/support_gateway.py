@@ -37,16 +37,16 @@ class Deployment:
     gateways: list[str] = field(default_factory=list)  # base URLs
     logs: Path = Path(".")
 
-    def start(self, name: str, *args: str) -> subprocess.Popen:
-        env = {**os.environ, "REDIS_URL": self.url, "TABLESTREAM_CLAIM_IDLE_MS": "1000"}
+    def start(self, name: str, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+        env = {**os.environ, "REDIS_URL": self.url, "TABLESTREAM_CLAIM_IDLE_MS": "1000", **(env or {})}
         p = subprocess.Popen([sys.executable, "-m", "services.cli", *args], env=env,
                              stdout=open(self.logs / f"{name}.out", "w"), stderr=subprocess.STDOUT)
         self.procs.append(p)
         return p
 
-    def start_gateway(self) -> str:
+    def start_gateway(self, env: dict[str, str] | None = None) -> str:
         port = free_port()
-        p = self.start(f"gateway{len(self.gateways)}", "gateway", "--host", "127.0.0.1", "--port", str(port))
+        p = self.start(f"gateway{len(self.gateways)}", "gateway", "--host", "127.0.0.1", "--port", str(port), env=env)
         base = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + START_S
         while time.monotonic() < deadline:

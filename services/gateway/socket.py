@@ -1,0 +1,208 @@
+"""WebSocket `/games/{id}/socket`: a game's views pushed as they change, `your_turn` to the
+seat that must act, and commands on the same socket.
+
+The client's first message subscribes: `{"type": "subscribe", "token": "<seat token>",
+"after": SEQ}` (no token: a spectator; the token may come in an Authorization header
+instead, never in the URL). The server then sends one `{"type": "view", "seq", "doc"}` per
+command position after `after` (the viewer's view document there, as /log's entries), so a
+client that reconnects with the last seq it saw gets every position it missed, none twice;
+then `{"type": "your_turn", "seq"}` when its seat must act at the latest position. New
+positions are looked for on the projector's `updated:{s}` notices (`notices.Notices`) and
+every second. A seat's `{"type": "command", "command": ..., "key": ...}` is sent as POST
+/commands sends it (`key` as its Idempotency-Key) and answered `{"type": "outcome", "key",
+"outcome"}`. Refusals are `{"type": "error", "code", "message"}`; one that ends the socket
+is followed by a close code: 4400 malformed, 4401 bad token, 4404 unknown game.
+
+Back-pressure: messages wait in a queue of `gateway_ws_queue`; the views are built one at
+a time as it drains, and a client that leaves it full for SLOW_S seconds is dropped with
+close code 4008 (sent once it reads what was already written), so a slow client never
+grows the server's memory beyond that queue and one write buffer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import msgspec
+from litestar import WebSocket, websocket
+from litestar.exceptions import WebSocketDisconnect
+
+from events.envelope import Envelope
+from projections.board import doc
+from projections.table import Table, advance, empty
+from services.gateway import auth
+from services.gateway.commands import check_key, run_command
+from services.gateway.context import Gateway
+from services.gateway.errors import ApiError
+from services.gateway.tables import hashes
+
+SLOW_S = 5.0
+HELLO_S = 10.0
+LOOK_S = 1.0
+CLOSE_PATIENCE_S = 60.0
+CLOSE = {"malformed": 4400, "bad_token": 4401, "token_in_url": 4401, "unknown_game": 4404,
+         "unknown_game_type": 4404}
+
+
+class Subscribe(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="subscribe",
+                tag_field="type"):
+    token: str | None = None
+    after: int = 0
+
+
+class SendCommand(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag="command",
+                  tag_field="type"):
+    command: str | dict[str, Any]
+    key: str | None = None
+
+
+_hello = msgspec.json.Decoder(Subscribe)
+_later = msgspec.json.Decoder(SendCommand)
+_enc = msgspec.json.Encoder()
+
+
+class TooSlow(Exception):
+    pass
+
+
+class Session:
+    """One subscribed socket: its queue, its viewer, the positions it has been sent."""
+
+    def __init__(self, g: Gateway, ws: WebSocket, game_id: str, seat: int | None, token: str | None,
+                 table: Table, after: int) -> None:
+        self.g, self.ws, self.game_id, self.seat, self.token = g, ws, game_id, seat, token
+        self.table = empty(game_id, table.game)
+        self.after = after
+        self.turn_told = -1
+        self.q: asyncio.Queue[bytes] = asyncio.Queue(g.settings.gateway_ws_queue)
+
+    async def put(self, obj: Any) -> None:
+        try:
+            await asyncio.wait_for(self.q.put(_enc.encode(obj)), SLOW_S)
+        except (asyncio.TimeoutError, TimeoutError):
+            raise TooSlow from None
+
+    async def send_loop(self) -> None:
+        while True:
+            data = await self.q.get()
+            await self.ws.send_data(data.decode(), mode="text")
+
+    async def push_loop(self) -> None:
+        notice = self.g.notices.watch(self.game_id)
+        try:
+            while True:
+                notice.clear()
+                await self._catch_up()
+                with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                    await asyncio.wait_for(notice.wait(), LOOK_S)
+        finally:
+            self.g.notices.unwatch(self.game_id, notice)
+
+    async def _catch_up(self) -> None:
+        envs = await self.g.store.read(self.game_id, after_seq=self.table.version)
+        block: list[Envelope] = []
+        for i, e in enumerate(envs):
+            block.append(e)
+            if i + 1 < len(envs) and envs[i + 1].command_id == e.command_id:
+                continue
+            self.table = advance(self.table, block)
+            block = []
+            if self.table.version > self.after:
+                await self.put({"type": "view", "seq": self.table.version,
+                                "doc": msgspec.Raw(doc(self.table, self.seat))})
+        t = self.table
+        if (self.seat is not None and not t.over and self.turn_told < t.version
+                and self.seat in t.game.to_act(t.state)):
+            self.turn_told = t.version
+            await self.put({"type": "your_turn", "seq": t.version})
+
+    async def command(self, msg: SendCommand) -> None:
+        if self.seat is None or self.token is None:
+            raise ApiError("bad_token", "a spectator sends no commands: subscribe with a seat token")
+        key = check_key(msg.key)
+        out = await run_command(self.g, self.game_id, self.seat, self.token, msg.command, key)
+        await self.put({"type": "outcome", "key": msg.key, "outcome": out})
+
+
+def _error(e: ApiError) -> dict[str, Any]:
+    return {"type": "error", "code": e.problem.code, "message": e.problem.message}
+
+
+async def _close(ws: WebSocket, code: int, reason: str, patience_s: float = 2.0) -> None:
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(code=code, reason=reason), patience_s)
+
+
+async def _subscribe(g: Gateway, ws: WebSocket, game_id: str) -> Session:
+    try:
+        raw = await asyncio.wait_for(ws.receive_data(mode="text"), HELLO_S)
+    except (asyncio.TimeoutError, TimeoutError):
+        raise ApiError("malformed", f"no subscribe message within {HELLO_S:.0f} s") from None
+    try:
+        hello = _hello.decode(raw)
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise ApiError("malformed", f"the first message subscribes: {e}") from None
+    header = ws.headers.get("authorization")
+    if header is not None and hello.token is not None:
+        raise ApiError("malformed", "give the token in the header or in the subscribe message, not both")
+    t = await g.tables.get(game_id)
+    token = auth.bearer(ws) if header is not None else hello.token  # type: ignore[arg-type]
+    seat = None
+    if token is not None:
+        seat = auth.seat_of(token, hashes(t)) if len(token) <= auth.MAX_TOKEN_CHARS else None
+        if seat is None:
+            raise ApiError("bad_token", "this token is not a seat token of this game", game_id=game_id)
+    return Session(g, ws, game_id, seat, token, t, max(0, hello.after))
+
+
+@websocket("/games/{game_id:str}/socket")
+async def game_socket(socket: WebSocket, game_id: str) -> None:
+    g: Gateway = socket.app.state.gateway
+    await socket.accept()
+    try:
+        auth.refuse_token_in_url(socket)  # type: ignore[arg-type]
+        session = await _subscribe(g, socket, game_id)
+    except ApiError as e:
+        with contextlib.suppress(Exception):
+            await socket.send_data(_enc.encode(_error(e)).decode(), mode="text")
+        await _close(socket, CLOSE.get(e.problem.code, 4400), e.problem.code)
+        return
+    except WebSocketDisconnect:
+        return
+    g.sockets += 1
+    tasks = [asyncio.create_task(session.send_loop()), asyncio.create_task(session.push_loop())]
+    receiver = asyncio.create_task(_receive(session))
+    try:
+        done, _ = await asyncio.wait([*tasks, receiver], return_when=asyncio.FIRST_COMPLETED)
+        slow = any(t.exception() is not None and isinstance(t.exception(), TooSlow) for t in done)
+    finally:
+        g.sockets -= 1
+        for t in (*tasks, receiver):
+            t.cancel()
+        await asyncio.gather(*tasks, receiver, return_exceptions=True)
+    if slow:
+        # The close frame waits behind what the client has not read yet (the server's
+        # write buffer is over its mark): it goes out once the client reads, or never.
+        await _close(socket, 4008, "too slow: messages piled up", CLOSE_PATIENCE_S)
+
+
+async def _receive(session: Session) -> None:
+    ws = session.ws
+    while True:
+        try:
+            raw = await ws.receive_data(mode="text")
+        except WebSocketDisconnect:
+            return
+        try:
+            try:
+                msg = _later.decode(raw)
+            except (msgspec.DecodeError, msgspec.ValidationError) as e:
+                raise ApiError("malformed", f"not a command message: {e}") from None
+            await session.command(msg)
+        except ApiError as e:
+            await session.put(_error(e))
+
+
+ROUTES = [game_socket]
