@@ -126,6 +126,13 @@ class GameDef:
     """gain(state, seat, command) -> how much `command` improves `seat`'s standing right
     away, judged only from what that seat may see (its view): used by greedy bots; None
     for games without one."""
+    facet_text: Callable[[str, str], str] | None = None
+    """facet_text(facet, value) -> the words a text shows for a facet's value, the ones the
+    game's views use (7 Wonders' wonder "alexandria" is "Alexandria"); None: values are
+    shown as they are. Statistics and JSON keep the values themselves."""
+    legend: str = ""
+    """What the symbols of `render`'s text mean, for a reader to ask for (`view --legend`);
+    "" when the text is plain words."""
     candidates: Callable[[Any, Seat], Iterable[Any]] | None = None
     """candidates(state, seat) -> the commands of the notation's language `seat` might give
     now, a superset of `legal_commands` (every payment, rotation, count, ... the notation

@@ -82,11 +82,23 @@ def setup(r: GameRow, defaults: dict[str, Any]) -> str:
     game's default (`defaults`, the default options as builtins), e.g. "5 players,
     edifice" or "4 players, length=short, variant=ireland" (options alphabetically). An
     option left unset counts as false."""
-    parts = [f"{r.players} player{'s' if r.players != 1 else ''}"]
-    for k in sorted(set(defaults) | set(r.options)):
+    return setup_text(r.players, r.options, defaults)
+
+
+def table_setup(table: Table) -> str:
+    """The setup a game was opened with, in `setup`'s words ("" before it was opened)."""
+    if table.opened is None:
+        return ""
+    return setup_text(table.opened.players, _options(table), msgspec.to_builtins(table.game.options_type()))
+
+
+def setup_text(players: int, options: dict[str, Any], defaults: dict[str, Any]) -> str:
+    """A setup in words (see `setup`) from a player count and options as builtins."""
+    parts = [f"{players} player{'s' if players != 1 else ''}"]
+    for k in sorted(set(defaults) | set(options)):
         if k == "players":
             continue
-        v, d = r.options.get(k), defaults.get(k)
+        v, d = options.get(k), defaults.get(k)
         if _same(v, d):
             continue
         parts.append(k if v is True else f"{k}={option_text(v)}")

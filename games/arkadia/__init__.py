@@ -10,7 +10,7 @@ from games.arkadia.scoring import facets, result, summary
 from games.arkadia.setup import PRESETS, RULES_VERSION, Fixture, setup
 from games.arkadia.state import INITIAL
 from games.arkadia.upcasters import UPCASTERS
-from games.arkadia.view import render, view
+from games.arkadia.view import LEGEND, render, view
 from games.contract import GameDef
 from games.arkadia.catalog import EARLIER_HASHES
 from games.arkadia.completion import candidates
@@ -35,6 +35,7 @@ GAME = GameDef(
     parse_command=parse_command,
     format_command=format_command,
     render=render,
+    legend=LEGEND,
     players=(2, 4),
     upcasters=UPCASTERS,
     earlier_catalogs=EARLIER_HASHES,

@@ -13,7 +13,7 @@ from games.seven_wonders.scoring import facets, result
 from games.seven_wonders.setup import PRESETS, RULES_VERSION, Fixture, setup
 from games.seven_wonders.state import INITIAL
 from games.seven_wonders.upcasters import UPCASTERS
-from games.seven_wonders.view import render, view
+from games.seven_wonders.view import facet_text, render, view
 
 GAME = GameDef(
     id="seven_wonders",
@@ -35,6 +35,7 @@ GAME = GameDef(
     parse_command=parse_command,
     format_command=format_command,
     render=render,
+    facet_text=facet_text,
     players=(2, 7),
     upcasters=UPCASTERS,
     candidates=candidates,

@@ -138,6 +138,17 @@ def _penalty_text(card: str | None, tokens: tuple[int, ...]) -> str:
     return format_command(GiveUp(card=CATALOG.key[card]) if card is not None else ReturnTokens(tokens=list(tokens)))
 
 
+def facet_text(facet: str, value: str) -> str:
+    """A statistics facet's value in `render`'s words: a wonder by its board's name
+    ("alexandria" -> "Alexandria", board "alexandria_B" -> "Alexandria B")."""
+    if facet == "wonder" and value in BOARDS:
+        return BOARDS[value].name
+    wonder, _, side = value.rpartition("_")
+    if facet == "board" and wonder in BOARDS:
+        return f"{BOARDS[wonder].name} {side}"
+    return value
+
+
 def _names(ids: tuple[str, ...]) -> str:
     return ", ".join(CATALOG.cards[c].name for c in ids) or "-"
 

@@ -12,7 +12,7 @@ from games.seven_wonders_duel.scoring import facets, result
 from games.seven_wonders_duel.setup import PRESETS, RULES_VERSION, Fixture, setup
 from games.seven_wonders_duel.state import INITIAL
 from games.seven_wonders_duel.upcasters import UPCASTERS
-from games.seven_wonders_duel.view import render, view
+from games.seven_wonders_duel.view import facet_text, render, view
 
 GAME = GameDef(
     id="seven_wonders_duel",
@@ -35,6 +35,7 @@ GAME = GameDef(
     parse_command=parse_command,
     format_command=format_command,
     render=render,
+    facet_text=facet_text,
     players=(2, 2),
     upcasters=UPCASTERS,
     earlier_catalogs=EARLIER_HASHES,

@@ -103,6 +103,14 @@ def view(state: State, seat: int | None) -> View:
     )
 
 
+def facet_text(facet: str, value: str) -> str:
+    """A statistics facet's value in `render`'s words: a wonder (one member of the
+    "wonders" facet) by its name ("the_appian_way" -> "The Appian Way")."""
+    if facet == "wonders" and value in CATALOG.wonders:
+        return CATALOG.name(value)
+    return value
+
+
 def _names(ids: tuple[str, ...]) -> str:
     return ", ".join(CATALOG.name(i) for i in ids) or "-"
 

@@ -16,20 +16,34 @@ from games.contract import GameDef
 from projections.board import decode_doc, doc
 from projections.stats import aggregate, decode_row, latency_summary, option_text, parse_option, select
 from projections.table import advance, command_end, empty
-from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, console, err, fail, game_def, game_of,
-                                 load_settings, players_problem, print_json, run, runtime)
+from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, console, err, facet_words, fail, game_def,
+                                 game_of, load_settings, players_problem, print_json, run, runtime)
 from services.config import Settings
+
+
+Legend = typer.Option(False, "--legend", help="Also explain the symbols of the board's text (Arkadia's grid).")
 
 
 def view(game_id: str = typer.Argument(..., help="Game id."),
          seat: Optional[int] = typer.Option(None, "--as", help="Seat to view as (default: spectator)."),
          as_json: bool = typer.Option(False, "--json", help="Print the view document as JSON."),
+         legend: bool = Legend,
          data_dir: Optional[str] = DataDir) -> None:
     """Show the projected board of a game as a seat or a spectator would see it."""
-    run(_view(load_settings(data_dir), game_id, seat, as_json))
+    run(_view(load_settings(data_dir), game_id, seat, as_json, legend))
 
 
-async def _view(settings: Settings, game_id: str, seat: int | None, as_json: bool) -> None:
+def _print_board(game_type: str, text: str, legend: bool) -> None:
+    """A view's text, then its game's legend if asked for, else where to find it."""
+    console.print(text, markup=False, highlight=False)
+    explained = game_def(game_type).legend
+    if legend:
+        console.print(explained or "(this board's text needs no legend)", markup=False, highlight=False)
+    elif explained:
+        console.print("(--legend explains the board's symbols)", style="dim", highlight=False)
+
+
+async def _view(settings: Settings, game_id: str, seat: int | None, as_json: bool, legend: bool = False) -> None:
     async with runtime(settings) as rt:
         data = await rt.redis.hget(keys.view(rt.store.shard(game_id), game_id, seat), "doc")
         if data is None:
@@ -39,24 +53,31 @@ async def _view(settings: Settings, game_id: str, seat: int | None, as_json: boo
                 raise Exit(USAGE, f"seat must be 0..{players - 1}")
             raise Exit(NOT_FOUND, f"no projected view of {game_id!r} yet: the projector (`tablestream up`, "
                                   "or `up --no-referee`) writes the views")
-        if as_json:
-            sys.stdout.write(data.decode() + "\n")
-        else:
-            doc = decode_doc(data)
-            console.print(f"[bold]{game_id}[/bold] at seq {doc.seq}" + (" (over)" if doc.over else ""))
-            console.print(doc.text, markup=False, highlight=False)
+        doc = decode_doc(data)
+        logged = await rt.store.version(game_id)
+    if as_json:
+        sys.stdout.write(data.decode() + "\n")
+    else:
+        console.print(f"[bold]{game_id}[/bold] at seq {doc.seq}" + (" (over)" if doc.over else ""))
+        _print_board(doc.game_type, doc.text, legend)
+    if doc.seq < logged:  # the projector has not (yet) projected the end of the log
+        err.print(f"view at seq {doc.seq}, log at {logged}: is a projector running? (`tablestream up`, "
+                  "or `up --no-referee`, projects the logs)", style="yellow", markup=False, highlight=False,
+                  soft_wrap=True)
 
 
 def replay(game_id: str = typer.Argument(..., help="Game id."),
            at: Optional[int] = typer.Option(None, "--at", help="Log position (default: the end)."),
            seat: Optional[int] = typer.Option(None, "--as", help="Seat to view as (default: spectator)."),
            as_json: bool = typer.Option(False, "--json", help="Print the view document as JSON."),
+           legend: bool = Legend,
            data_dir: Optional[str] = DataDir) -> None:
     """Show the board at any point of the log, as that seat (or a spectator) saw it then."""
-    run(_replay(load_settings(data_dir), game_id, at, seat, as_json))
+    run(_replay(load_settings(data_dir), game_id, at, seat, as_json, legend))
 
 
-async def _replay(settings: Settings, game_id: str, at: int | None, seat: int | None, as_json: bool) -> None:
+async def _replay(settings: Settings, game_id: str, at: int | None, seat: int | None, as_json: bool,
+                  legend: bool = False) -> None:
     if at is not None and at < 1:
         raise Exit(USAGE, "--at is a log position, 1 or more (1: the game's opening)")
 
@@ -73,7 +94,7 @@ async def _replay(settings: Settings, game_id: str, at: int | None, seat: int | 
         sys.stdout.write(data.decode() + "\n")
     else:
         console.print(f"[bold]{game_id}[/bold] at seq {table.version} of {len(envs)}")
-        console.print(decode_doc(data).text, markup=False, highlight=False)
+        _print_board(game.id, decode_doc(data).text, legend)
 
 
 def moves(game_id: str = typer.Argument(..., help="Game id."),
@@ -216,7 +237,7 @@ async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int 
         t.add_column("wins", justify="right")
         t.add_column("win rate", justify="right")
         for v, c in sorted(values.items()):
-            t.add_row(v, str(c.get("games", "")), str(c["plays"]), str(c["wins"]),
+            t.add_row(facet_words(game, facet, v), str(c.get("games", "")), str(c["plays"]), str(c["wins"]),
                       f"{c['wins'] / max(1, c['plays']):.0%}")
         console.print(t)
     t = RichTable(title="score by category")

@@ -8,13 +8,15 @@ from collections.abc import Callable
 from typing import Any, Optional
 
 import typer
+from rich.measure import Measurement
 from rich.table import Table as RichTable
 
 from events import keys
 from events.store import entry_order
 from games.contract import GameDef
-from services.cli.shared import (USAGE, DataDir, Exit, Runtime, console, err, fail, game_def, load_settings,
-                                 options_for, run, runtime)
+from projections.stats import table_setup
+from services.cli.shared import (USAGE, DataDir, Exit, Runtime, console, err, facet_words, fail, game_def,
+                                 load_settings, options_for, run, runtime)
 from services.client import Client
 from services.config import Settings
 
@@ -39,7 +41,7 @@ def play(game: str = typer.Option("seven_wonders", help="Game type."),
 async def _play(settings: Settings, game: GameDef, players: int | None, preset: str | None, n: int,
                 bot_kinds: list[str], concurrency: int, seed: str) -> None:
     # Imported here: the bots and rich's progress bar are only play's.
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     from services.bots.driver import Played, play_game
 
@@ -50,24 +52,30 @@ async def _play(settings: Settings, game: GameDef, players: int | None, preset: 
     async with runtime(settings, referee=True, projector=True) as rt, Client(rt.redis, rt.settings.shards) as client:
         results: list[Played] = []
         sem = asyncio.Semaphore(concurrency)
-        commands = 0
+        commands = playing = 0
         t0 = time.perf_counter()
-        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TextColumn("{task.fields[cmds]} commands"), TimeElapsedColumn(), console=console) as bar:
-            task = bar.add_task(f"{game.id}", total=n, cmds=0)
+        # The counts move with every command, not only when a whole game ends (a game of
+        # Ora et Labora is thousands of commands).
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                      TextColumn("{task.completed:.0f}/{task.total:.0f} games, {task.fields[playing]} in play, "
+                                 "{task.fields[cmds]}"), TimeElapsedColumn(), console=console) as bar:
+            task = bar.add_task(f"{game.id}", total=n, cmds=_commands(0), playing=0)
 
             def tick() -> None:
                 nonlocal commands
                 commands += 1
-                if commands % 50 == 0:
-                    bar.update(task, cmds=commands)
+                bar.update(task, cmds=_commands(commands))
 
             async def one(i: int) -> None:
+                nonlocal playing
                 async with sem:
+                    playing += 1
+                    bar.update(task, playing=playing)
                     p = await play_game(client, rt.store, game, preset=preset_name, options=options,
                                         seed=f"{seed}/{i}".encode(), bot_kinds=bot_kinds, on_command=tick)
                     results.append(p)
-                    bar.update(task, advance=1, cmds=commands)
+                    playing -= 1
+                    bar.update(task, advance=1, cmds=_commands(commands), playing=playing)
 
             await asyncio.gather(*(one(i) for i in range(n)))
         elapsed = time.perf_counter() - t0
@@ -114,8 +122,9 @@ def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -
     names = [k for _, _, f in done for seat in f for k in seat]
     names = [k for i, k in enumerate(names) if k not in names[:i] and k not in ("seat", "players")]
     whole = [k for k in names if done and all(len({seat.get(k) for seat in f}) == 1 for _, _, f in done)]
-    t = RichTable(title=f"{len(results)} games of {game.id}")
-    t.add_column("game")
+    setup = table_setup(results[0].table) if results else ""
+    t = RichTable(title=f"{len(results)} games of {game.id}" + (f", {setup}" if setup else ""))
+    t.add_column("game", no_wrap=True)  # whole, to be copied into `view`, `replay`, ...
     t.add_column("winner")
     t.add_column("as")
     for k in whole:
@@ -123,40 +132,53 @@ def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -
     for c in cats:
         t.add_column(c, justify="right")
     t.add_column("total", justify="right")
+    blocks: list[str] = []  # the same rows, as lines, for a terminal too narrow for the table
     for p, res, f in sorted(finished, key=lambda x: x[0].game_id):
         if res is None:
             t.add_row(p.game_id, "unfinished")
+            blocks.append(f"{p.game_id}  unfinished")
             continue
         w = res.winners[0]
         who = ", ".join(f"seat {s} ({p.bots[s]})" for s in res.winners)
         if len(res.winners) > 1:
             who += " (shared)"
         mine = f[w] if w < len(f) else {}
-
-        def played_as(facets: dict[str, str]) -> str:
-            return " ".join(k if v == "true" else v.replace(",", ", ") if k in game.set_facets else v
-                            for k, v in facets.items()
-                            if k not in ("seat", "players", "board", *whole) and v != "false") or "-"
-
-        what = " / ".join(played_as(f[s] if s < len(f) else {}) for s in res.winners)  # each winner's
+        what = " / ".join(_played_as(game, f[s] if s < len(f) else {}, whole) for s in res.winners)  # each winner's
         scores = [str(x) for x in res.scores[w]] if res.categories == cats else ["?"] * len(cats)
-        t.add_row(p.game_id, who, what, *(mine.get(k, "") for k in whole), *scores, str(res.totals[w]))
-    if console.is_terminal:
-        console.print(t)
-    else:  # piped or captured: never squeeze the columns of a wide table
-        from rich.measure import Measurement
-
+        facets = [facet_words(game, k, mine.get(k, "")) for k in whole]
+        t.add_row(p.game_id, who, what, *facets, *scores, str(res.totals[w]))
+        blocks.append(f"{p.game_id}  winner {who} as {what}" + "".join(f", {k} {v}" for k, v in zip(whole, facets))
+                      + "\n  " + " · ".join(f"{c} {x}" for c, x in (*zip(cats, scores), ("total", res.totals[w]))))
+    wide = Measurement.get(console, console.options.update_width(1000), t).maximum
+    if not console.is_terminal:  # piped or captured: never squeeze the columns of a wide table
         narrow = console.width
-        console.width = max(narrow, Measurement.get(console, console.options.update_width(1000), t).maximum)
+        console.width = max(narrow, wide)
         try:
             console.print(t)
         finally:
             console.width = narrow
+    elif wide <= console.width:
+        console.print(t)
+    else:  # a squeezed table would cut the game ids short ("sev…")
+        console.print(f"[bold]{t.title}[/bold]", highlight=False)
+        for b in blocks:
+            console.print(b, markup=False, highlight=False)
     lat = sorted(x for p in results for x in p.latencies_us)
     p50 = lat[len(lat) // 2] / 1000 if lat else 0.0
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] / 1000 if lat else 0.0
     console.print(f"{commands} commands in {elapsed:.2f} s: {commands / max(elapsed, 1e-9):.0f} commands/s; "
                   f"latency p50 {p50:.2f} ms, p99 {p99:.2f} ms (publish → outcome)")
+
+
+def _commands(n: int) -> str:
+    return f"{n:,} command{'' if n == 1 else 's'}"
+
+
+def _played_as(game: GameDef, facets: dict[str, str], whole: list[str]) -> str:
+    """What a seat played as: its facets but the seat, the player count and those that
+    describe the whole game, in the views' words ("Alexandria B")."""
+    return " ".join(k if v == "true" else facet_words(game, k, v) for k, v in facets.items()
+                    if k not in ("seat", "players", "board", *whole) and v != "false") or "-"
 
 
 def register(app: typer.Typer) -> None:

@@ -239,3 +239,12 @@ async def game_of(rt: Runtime, game_id: str) -> tuple[GameDef, list[Envelope]]:
     if not envs:
         raise Exit(NOT_FOUND, f"no game {game_id!r}")
     return game_def(envs[0].game_type), envs
+
+
+def facet_words(game: GameDef, facet: str, value: str) -> str:
+    """A facet's value as the game's views word it (each member of a set facet)."""
+    if game.facet_text is None or not value:
+        return value
+    if facet in game.set_facets:
+        return ", ".join(game.facet_text(facet, v) for v in value.split(","))
+    return game.facet_text(facet, value)

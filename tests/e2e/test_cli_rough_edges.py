@@ -89,3 +89,43 @@ def test_dash_h_is_help_and_no_help_page_shows_a_bool_placeholder(tmp_path):
         assert "Usage:" in p.stdout and verb in p.stdout, (verb, p.stdout)
         assert "<bool>" not in p.stdout, (verb, p.stdout)
     assert "Usage:" in ts("projections", "rebuild", "-h", data=data).stdout
+
+
+def test_play_at_80_columns_shows_whole_ids_moving_progress_and_the_views_names(tmp_path):
+    """In an 80-column terminal: the setup (Edifice) in the title, every game id whole (it
+    was cut to "sev…"), counts that move while the games are in flight, and wonders in the
+    words the views use ("Alexandria", not "alexandria"), in play and in stats."""
+    data = tmp_path / "ts"
+    tty = {"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1", "COLUMNS": "80", "NO_COLOR": "1"}
+    out = ANSI.sub("", ts("play", "--preset", "3p_edifice", "--games", "2", data=data, env_extra=tty).stdout)
+    assert "2 games of seven_wonders, 3 players, edifice" in out, out[-2000:]
+    ids = re.findall(r"^ok\s+(\S+)", ts("verify", "--all", data=data).stdout, re.M)
+    assert len(ids) == 2 and all(i in out for i in ids), (ids, out[-2000:])
+    frames = re.findall(r"0/2 games, (\d+) in play, ([\d,]+) commands", out)
+    assert any(int(playing) > 0 and 0 < int(n.replace(",", "")) for playing, n in frames), frames
+    boards = {"Rhodes", "Alexandria", "Ephesus", "Babylon", "Olympia", "Halicarnassus", "Giza"}
+    played = re.findall(r" as ([A-Za-z]+)", out)
+    assert played and set(played) <= boards, played
+    stats = ts("stats", data=data).stdout
+    wonders = stats[stats.index("wins by wonder"):]
+    assert any(b in wonders for b in boards) and "alexandria" not in wonders and "rhodes" not in wonders
+
+
+def test_view_says_when_it_is_behind_the_log_and_arkadias_board_has_a_legend(tmp_path):
+    data = tmp_path / "ts"
+    new = json.loads(ts("new", "--players", "3", data=data).stdout)
+    gid, tokens = new["game_id"], new["tokens"]
+    ts("projections", "rebuild", data=data)  # views at the log's end, and no projector runs after
+    first = ts("moves", gid, "0", data=data).stdout.splitlines()[0]
+    assert json.loads(ts("act", gid, "0", tokens[0], first, data=data).stdout)["status"] == "accepted"
+    behind = ts("view", gid, data=data)
+    said = " ".join(behind.stderr.split())
+    assert re.search(r"view at seq (\d+), log at (\d+): is a projector running\?", said), said
+    seen, logged = map(int, re.search(r"view at seq (\d+), log at (\d+)", said).groups())
+    assert seen < logged
+    ark = json.loads(ts("new", "--game", "arkadia", "--players", "2", data=data).stdout)["game_id"]
+    plain = ts("replay", ark, data=data).stdout
+    assert "--legend explains the board's symbols" in plain and "a vacant tent camp" not in plain
+    explained = ts("replay", ark, "--legend", data=data).stdout
+    assert "a vacant tent camp" in explained and "the castle's courtyard" in explained
+    assert "needs no legend" in ts("replay", gid, "--legend", data=data).stdout
