@@ -66,6 +66,11 @@ def _table(game: GameDef, state: Any, seat: int) -> _Table:
     return _TABLES.put(key, _Table(game, state, seat))
 
 
+def _a_seat(seat: Any) -> bool:
+    """A seat number (a spectator, None, has no commands to complete)."""
+    return isinstance(seat, int) and not isinstance(seat, bool)
+
+
 def norm(text: str) -> str:
     """The form words are matched in: lower case, `_` as a space, single spaces."""
     return " ".join(text.lower().replace("_", " ").split())
@@ -82,6 +87,8 @@ def complete(game: GameDef, state: Any, seat: int, prefix: str, limit: int = LIM
     """The words and (up to `limit`) complete commands a partial command of `seat` leads
     to now. A word is offered only if a command `decide` accepts follows it; candidates
     are decided lazily: the first of each word, the first `limit`, one more for `more`."""
+    if not _a_seat(seat):
+        return Completion(words=[], commands=[], complete=False)
     t = _table(game, state, seat)
     want = norm(prefix)
     if want and prefix[-1].isspace():
@@ -131,7 +138,7 @@ def closest(game: GameDef, state: Any, seat: int, text: str, n: int = 3) -> list
     (the payments of one build), only the first is offered. Candidates are decided in the
     order of their distance until `n` are found.
     """
-    if n <= 0:
+    if n <= 0 or not _a_seat(seat):
         return []
     t = _table(game, state, seat)
     want = norm(text)[:MAX_TEXT]

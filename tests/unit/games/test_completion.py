@@ -130,6 +130,14 @@ def check_position(game: GameDef, state: Any, seat: int, rng: random.Random) -> 
                                       for t in after.commands)
     for junk in GARBAGE:
         assert game.complete(state, seat, junk) == NOTHING, junk
+    for text in rng.sample(top.commands, min(3, len(top.commands))):  # cut anywhere, any case, spaces
+        cut = "".join(c.upper() if rng.random() < 0.3 else c for c in text[: rng.randrange(len(text) + 1)])
+        cut = cut.replace(" ", rng.choice([" ", "  ", " _"[rng.randrange(2)]]))
+        got = game.complete(state, seat, cut)
+        want = norm(cut)
+        assert text in got.commands or got.more, (cut, text)
+        assert all(norm(t).startswith(want) for t in got.commands), cut
+        assert not want or cut[-1:].isspace() or all(norm(w).startswith(want.split()[-1]) for w in got.words)
     for cmd in rng.sample(list(legal), min(2, len(legal))):
         text = game.format_command(cmd)
         assert game.closest(state, seat, text, 1) == [text]
@@ -250,4 +258,6 @@ def test_a_mistyped_command_gets_the_closest_legal_ones(game: GameDef) -> None:
     assert set(near) <= set(game.complete(state, seat, "", ALL).commands)
     assert game.closest(state, seat, "", 2) and game.closest(state, seat, "x" * 5000, 1)
     assert game.closest(state, seat, text, 0) == [] and game.closest(state, 99, text, 3) == []
-    assert game.complete(state, 99, "") == NOTHING
+    for stranger in (99, -1, None):  # no seat at the table, the spectator
+        assert game.complete(state, stranger, "") == NOTHING and game.closest(state, stranger, text) == []
+        assert game.complete(state, stranger, text) == NOTHING
