@@ -2,7 +2,7 @@
 -- Plain EVALSHA Lua (no Functions, no Redis 7-only options): runs on Redis 6.2 and 7.x.
 -- Callers: events/store.py only. Layout and guarantees: events/README.md.
 --
--- KEYS: [1] feed:{s}  [2] games:{s}  [3] cmd:{s}  [4] rej:{s}
+-- KEYS: [1] feed:{s}  [2] games:{s}  [3] cmd:{s}  [4] rej:{s}  [5] dlq:{s} (or absent)
 -- ARGV: [1] feed MAXLEN ~ (0 = never trim)  [2] done-key TTL in seconds (0 = keep)
 --       [3] the items, MessagePack: a list of
 --           {log key, done key, rejected key or "", expected version, game id,
@@ -18,8 +18,12 @@
 -- Each event is written, to its log and to the feed, as one field "e" (events.codec.ENTRY):
 -- its values in FIELDS order, packed by cmsgpack (integers as integers, strings as str).
 -- A landing is {kind, cmd entry id, reply stream or "", outcome, histogram cell (0 = none),
--- audit fields}: kind "a" appends the item's envelopes; kind "r" appends nothing and
--- records a refusal (outcome = the Rejected JSON, audit = its rej:{s} entry's fields).
+-- audit fields, dead-letter fields}: kind "a" appends the item's envelopes; kind "r"
+-- appends nothing and records a refusal (outcome = the Rejected JSON, audit = its rej:{s}
+-- entry's fields); kind "s" only settles, unchecked (answers the referee found without a
+-- landing: unreadable commands, earlier records, dead letters): its rejected record (NX,
+-- if the item names a rejected key), dead letter on dlq:{s} and audit entry (if any),
+-- then outcome, XACK and latency as for any landing; it answers code 0.
 -- Every key an item names carries the shard's hash tag {s}, like KEYS[1], so all keys of a
 -- call live in one cluster slot. (They travel in ARGV so that a batch is one argument for
 -- the client to encode instead of dozens per event.)
@@ -47,7 +51,7 @@
 -- Every check of an item precedes its first write, and its writes cannot fail on well-
 -- formed input (checked by the caller), so a command's events all land or none do.
 
-local feed, games, cmd, rej = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local feed, games, cmd, rej, dlq = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local maxlen = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
 local items = cmsgpack.unpack(ARGV[3])
@@ -159,12 +163,30 @@ for _, item in ipairs(items) do
   local expected, game_id, created, fp = item[4], item[5], item[6], item[7]
   local events, shared, land = item[8], item[9], item[10]
   local n = #events
-  -- applied before (2: its seqs), else refused before (3: its rejection)
-  local code, record = 2, redis.call('GET', done)
-  if not record and rejected ~= '' then
-    code, record = 3, redis.call('GET', rejected)
+  local code, record = 2, false
+  if land and land[1] == 's' then
+    record = nil
+  else
+    -- applied before (2: its seqs), else refused before (3: its rejection)
+    record = redis.call('GET', done)
+    if not record and rejected ~= '' then
+      code, record = 3, redis.call('GET', rejected)
+    end
   end
-  if record then
+  if record == nil then
+    -- settle only (kind "s"): an answer the caller found, written as it says
+    if rejected ~= '' then
+      redis.call('SET', rejected, fp .. land[4], 'NX', 'EX', rej_ttl)
+    end
+    if #land[7] > 0 then
+      redis.call('XADD', dlq, 'MAXLEN', '~', rej_max, '*', unpack(land[7]))
+    end
+    if #land[6] > 0 then
+      redis.call('XADD', rej, 'MAXLEN', '~', rej_max, '*', unpack(land[6]))
+    end
+    settle(land, land[4])
+    answer(0, 0, '')
+  elseif record then
     local said = mine(record, fp)
     if said then
       answer(code, redis.call('XLEN', log), said)

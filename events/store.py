@@ -69,9 +69,14 @@ class Landing(msgspec.Struct, frozen=True, gc=False, array_like=True):
     kind "r": a refusal judged on version `expected`: nothing is appended; `outcome` is
     the Rejected JSON, recorded under the item's rejected key (NX) and delivered if the log
     is still at `expected`; `audit` is its rej:{s} entry (field, value, ...).
+    kind "s": settle only, unchecked, whatever the log and records say: an answer the
+    caller found without the script (an unreadable command, an earlier record's answer, a
+    dead letter). Its rejected record is written (NX) if the item names a rejected key,
+    `dead` and `audit` if not empty, then outcome, acknowledgement and latency count.
+    One settlement path: every outcome the referee sends goes through the script.
     """
 
-    kind: Literal["a", "r"]
+    kind: Literal["a", "r", "s"]
     msg_id: str
     reply_to: str = ""
     """The reply stream (a key of the item's shard), or "" to deliver nothing."""
@@ -79,6 +84,8 @@ class Landing(msgspec.Struct, frozen=True, gc=False, array_like=True):
     cell: int = 0
     """1-based index into the call's histogram cells; 0 counts nothing."""
     audit: list[Any] = []
+    dead: list[Any] = []
+    """kind "s" only: the command's dead-letter entry on dlq:{s} (field, value, ...), if any."""
 
 
 class AppendItem(msgspec.Struct, frozen=True, gc=False):
@@ -173,6 +180,38 @@ class EventStore:
         rows = await self._redis.xrange(keys.log(self.shard(game_id), game_id), count=1)
         return envelope_from_fields(rows[0][1]) if rows else None
 
+    async def load(self, shard: int, game_ids: Sequence[str]) -> list[tuple[list[Envelope], bytes | None]]:
+        """Each game's whole log and its undisclosed seed (None once revealed or if never
+        drawn), in one round trip: what a referee rebuilds its cached games from."""
+        pipe = self._redis.pipeline(transaction=False)
+        for g in game_ids:
+            pipe.xrange(keys.log(shard, g))
+            pipe.get(keys.secret(shard, g))
+        got = await pipe.execute()
+        return [([envelope_from_fields(f) for _, f in got[2 * i]],
+                 None if got[2 * i + 1] is None else bytes.fromhex(got[2 * i + 1].decode()))
+                for i in range(len(game_ids))]
+
+    async def draw_seeds(self, shard: int, drawn: dict[str, bytes]) -> dict[str, bytes]:
+        """The seed of each game: the one stored before (a redelivered open), else the one
+        drawn here, stored now (before any event of the game), in one round trip."""
+        pipe = self._redis.pipeline(transaction=False)
+        for g, seed in drawn.items():
+            k = keys.secret(shard, g)
+            pipe.set(k, seed.hex(), nx=True)
+            pipe.get(k)
+        got = await pipe.execute()
+        return {g: bytes.fromhex(got[2 * i + 1].decode()) for i, g in enumerate(drawn)}
+
+    async def deliveries(self, stream: str, group: str, entry_ids: Sequence[bytes]) -> dict[bytes, int]:
+        """How often each pending entry of `stream` was delivered in `group` (1 if it is
+        not pending), in one round trip."""
+        pipe = self._redis.pipeline(transaction=False)
+        for mid in entry_ids:
+            pipe.xpending_range(stream, group, min=mid, max=mid, count=1)
+        got = await pipe.execute()
+        return {mid: int(p[0]["times_delivered"]) if p else 1 for mid, p in zip(entry_ids, got)}
+
     async def version(self, game_id: str) -> int:
         """The game's current version: the number of envelopes in its log."""
         return await self._redis.xlen(keys.log(self.shard(game_id), game_id))
@@ -211,7 +250,7 @@ class EventStore:
         for key, _ in cells:
             self._check_key(shard, key)
         reply = await self._evalsha(
-            [keys.feed(shard), keys.games(shard), keys.cmd(shard), keys.rejections(shard)],
+            [keys.feed(shard), keys.games(shard), keys.cmd(shard), keys.rejections(shard), keys.dead(shard)],
             [self.feed_maxlen, self.done_ttl or 0, packed, group, reply_maxlen, rejections_maxlen,
              rejected_ttl, _pack(cells)])
         results: list[AppendResult] = []
@@ -238,6 +277,12 @@ class EventStore:
         fp = item.fingerprint
         if len(fp) not in (0, FINGERPRINT_LEN) or fp[:1] in ("[", "{"):
             raise ValueError(f"a fingerprint is {FINGERPRINT_LEN} hex digits or empty, got {fp!r}")
+        land = item.landing
+        if land is not None and land.kind == "s":  # settle only: no log, no checks
+            if item.envelopes:
+                raise ValueError("a settlement appends no envelopes")
+            self._check_landing(shard, land, group)
+            return ["", "", item.rejected_key, 0, "", 0, fp, [], False, land]
         game_id = item.game_id
         where = self.shard(game_id) if self.shards != 1 else 0  # (no call for one shard: hot path)
         if where != shard:
@@ -268,20 +313,22 @@ class EventStore:
                 events = list(map(_fields, envelopes))
         entry: list[Any] = [keys.log(shard, game_id), keys.done(shard, item.command_id), item.rejected_key,
                             expected, game_id, envelopes[0].time if envelopes else 0, fp, events, shared]
-        land = item.landing
         if land is not None:
-            if not group:
-                raise ValueError("items with a landing need the consumer group")
             if land.kind == "r" and (envelopes or not item.rejected_key):
                 raise ValueError("a refusal appends no envelopes and needs its rejected key")
-            to = land.reply_to
-            if to and self._checked.get(to) != shard:
-                self._check_key(shard, to)
-                if len(self._checked) >= 1024:
-                    self._checked.clear()
-                self._checked[to] = shard
+            self._check_landing(shard, land, group)
             entry.append(land)
         return entry
+
+    def _check_landing(self, shard: int, land: Landing, group: str) -> None:
+        if not group:
+            raise ValueError("items with a landing need the consumer group")
+        to = land.reply_to
+        if to and self._checked.get(to) != shard:
+            self._check_key(shard, to)
+            if len(self._checked) >= 1024:
+                self._checked.clear()
+            self._checked[to] = shard
 
     @staticmethod
     def _check_key(shard: int, key: str) -> None:

@@ -8,15 +8,20 @@ Names below complement `events.keys` for the shell's own bookkeeping.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
 from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from events import keys
 from events.envelope import CommandEnvelope
+
+if TYPE_CHECKING:
+    from games.contract import GameDef
 
 BODY, ID, TO = b"body", b"id", b"to"
 OUTCOMES = b"os"
@@ -46,6 +51,19 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
 
 latency = keys.latency
 """The latency histogram's key, built in `events.keys` (kept here for its callers)."""
+
+
+def lookup(game_type: str) -> GameDef | None:
+    """The registered game of an envelope's `game_type`, or None (the registry is read at
+    call time: tests add games)."""
+    return _registry().GAMES.get(game_type)
+
+
+@functools.cache
+def _registry() -> Any:
+    from games import registry  # imported on first use, once
+
+    return registry
 
 
 def new_token() -> str:

@@ -20,8 +20,8 @@ from events.envelope import Envelope
 from events.store import EventStore
 from projections import board, stats
 from projections.table import Table, advance, empty
+from services.protocol import lookup
 from services.reconnect import LOST, Backoff
-from services.referee.referee import lookup
 
 log = logging.getLogger("tablestream.projector")
 

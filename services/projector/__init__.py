@@ -1,0 +1,1 @@
+"""The projector process: folds the shard feeds into views and statistics."""
