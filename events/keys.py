@@ -172,3 +172,16 @@ def bot_lease(s: int, game_id: str, seat: int) -> str:
     """String (short expiry, renewed): the bot worker now playing that seat, so that two
     gateways never both play it."""
     return f"botlease:{{{s}}}:{game_id}:{seat}"
+
+
+def chat_room(platform: str, room: str) -> str:
+    """Hash of a chat room's table (services/chat): its game id, the room's lobby host token
+    and who opened it, each seated chat user (`user:<id>`: seat, seat token, display name),
+    and the last log position announced in the room. Tokens are secrets: never logged."""
+    return f"chatroom:{platform}:{room}"
+
+
+def chat_rooms() -> str:
+    """Set of the chat rooms with a game in play ("<platform> <room>"), which the chat
+    service watches for turns and announcements."""
+    return "chatrooms"

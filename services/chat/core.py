@@ -1,0 +1,333 @@
+"""ChatCore: a room hosts games; chat users play them with the grammar of `grammar.py`.
+
+The core is a client of the gateway over HTTP and nothing else (never the command streams,
+never the referee): it opens a lobby per game, claims seats for the chat users who join and
+keeps their seat tokens (rooms.py), and sends their commands with those tokens. Seats are
+bound to the chat user who claimed them: a command acts for the sender's own seat only.
+
+Inbound: `await core.handle(Message(...))` returns `Reply`s. Private things (a seat's view,
+its moves, the outcome of its own command, which may be a face-down choice) are always
+`audience="private"` to the sender; the room gets public things only (the spectator's board
+and log, the opening, seats taken). Outbound, later: `core.watch()` polls the gateway for
+every room with a game in play and posts to the platform's `Sink` what happened (each log
+position as the spectator saw it: "Ada: card built"), turn pings (mentions of the users who
+must act) and the result. Completion (`core.complete`) comes from the gateway's /complete.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import logging
+import random
+from collections.abc import Mapping
+
+import redis.asyncio as aioredis
+
+from services.chat.gateway_client import Gateway, GatewayError
+from services.chat.grammar import HELP, VERBS, Command, GrammarError, parse, parse_options
+from services.chat.model import Message, Reply, Sink
+from services.chat.rooms import Room, Rooms, Seated
+
+log = logging.getLogger("tablestream.chat")
+
+MAX_MOVES_SHOWN = 40
+LOG_SHOWN = 10
+
+
+def private(msg: Message, text: str, board: str | None = None) -> Reply:
+    return Reply("private", text, user=msg.user, board=board)
+
+
+def room_reply(text: str, board: str | None = None, mentions: tuple[str, ...] = ()) -> Reply:
+    return Reply("room", text, board=board, mentions=mentions)
+
+
+def happened(types: list[str]) -> str:
+    """A log entry's event types as words ("card_built" -> "card built")."""
+    return ", ".join(t.replace("_", " ") for t in types) or "nothing"
+
+
+class ChatCore:
+    def __init__(self, redis: aioredis.Redis, gateway_url: str, sinks: Mapping[str, Sink] | None = None,
+                 poll_s: float = 0.5) -> None:
+        self.rooms = Rooms(redis)
+        self.gw = Gateway(gateway_url)
+        self.sinks: dict[str, Sink] = dict(sinks or {})
+        self.poll_s = poll_s
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+
+    async def aclose(self) -> None:
+        await self.gw.aclose()
+
+    def _lock(self, platform: str, room: str) -> asyncio.Lock:
+        return self._locks.setdefault((platform, room), asyncio.Lock())
+
+    # ---- inbound -------------------------------------------------------------------------
+
+    async def handle(self, msg: Message) -> list[Reply]:
+        """The replies to one chat command; never raises for bad input or a refusal."""
+        try:
+            cmd = parse(msg.text)
+        except GrammarError as e:
+            return [private(msg, str(e))]
+        try:
+            async with self._lock(msg.platform, msg.room):
+                room = await self.rooms.load(msg.platform, msg.room)
+                return await getattr(self, f"_do_{cmd.verb}")(msg, cmd, room)
+        except GatewayError as e:
+            return [private(msg, f"refused ({e.code}): {e.message}")]
+
+    async def _do_help(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        return [private(msg, "Tablestream commands:", board=HELP)]
+
+    async def _do_open(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        if room.game and not room.over:
+            return [private(msg, f"this room already has a game ({room.game}); it must end first")]
+        game_type = cmd.args[0]
+        preset, opts = parse_options(cmd.args[1:])
+        body: dict = {"game_type": game_type}
+        if opts:
+            players = opts.pop("players", None)
+            if opts:
+                gt = await self.gw.call("GET", f"/game-types/{game_type}")
+                base = gt["presets"].get(preset or next(iter(gt["presets"])))
+                if base is None:
+                    return [private(msg, f"unknown preset {preset!r}; known: {', '.join(gt['presets'])}")]
+                body["options"] = {**base, **opts, **({"players": players} if players is not None else {})}
+            else:
+                body["players"] = players
+                if preset:
+                    body["preset"] = preset
+        elif preset:
+            body["preset"] = preset
+        made = await self.gw.call("POST", "/lobbies", body=body)
+        lobby = await self.gw.call("GET", f"/lobbies/{made['game_id']}")
+        new = Room(msg.platform, msg.room, made["game_id"], game_type, made["host_token"], msg.user)
+        await self.rooms.open(new)
+        return [room_reply(f"{msg.display_name} opened {game_type} for {lobby['players']} players "
+                           f"(game {made['game_id']}): `join` to take a seat; the opener may `bot <seat> <kind>` "
+                           f"or `start` (empty seats go to bots).")]
+
+    async def _do_join(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        if not room.game:
+            return [private(msg, "no game here: `open <game>` first")]
+        if msg.user in room.users:
+            return [private(msg, f"you already hold seat {room.users[msg.user].seat}")]
+        body: dict = {"name": msg.display_name[:40] or msg.user[:40]}
+        if cmd.args:
+            body["seat"] = int(cmd.args[0])
+        got = await self.gw.call("POST", f"/lobbies/{room.game}/seats", body=body)
+        await self.rooms.seat(room, msg.user, Seated(got["seat"], got["token"], body["name"]))
+        return [room_reply(f"{body['name']} takes seat {got['seat']}."), *await self._if_started(room, got)]
+
+    async def _do_bot(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        if refusal := self._opener_only(msg, room):
+            return refusal
+        got = await self.gw.call("POST", f"/lobbies/{room.game}/bots", token=room.host,
+                                 body={"seat": int(cmd.args[0]), "kind": cmd.args[1]})
+        return [room_reply(f"seat {cmd.args[0]} goes to a {cmd.args[1]} bot."), *await self._if_started(room, got)]
+
+    async def _do_start(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        if refusal := self._opener_only(msg, room):
+            return refusal
+        got = await self.gw.call("POST", f"/lobbies/{room.game}/start", token=room.host, body={"bots": "random"})
+        return await self._if_started(room, got)
+
+    def _opener_only(self, msg: Message, room: Room) -> list[Reply] | None:
+        if not room.game:
+            return [private(msg, "no game here: `open <game>` first")]
+        if room.started:
+            return [private(msg, "the game has started")]
+        if msg.user != room.opener:
+            return [private(msg, "only the user who opened the game may do that")]
+        return None
+
+    async def _if_started(self, room: Room, lobby: dict) -> list[Reply]:
+        if not lobby.get("started") or room.started:
+            return []
+        room.started = True
+        await self.rooms.set(room, started="1")
+        await self.rooms.watch(room, True)
+        if "seats" not in lobby:
+            lobby = await self.gw.call("GET", f"/lobbies/{room.game}")
+        names = ", ".join(f"{s['seat']}: {s.get('name', '?')}" for s in lobby["seats"])
+        return [room_reply(f"The game begins ({names}). Your own hand: `hand` (privately).")]
+
+    def _seated(self, msg: Message, room: Room) -> tuple[Seated | None, list[Reply]]:
+        if not room.game or not room.started:
+            return None, [private(msg, "no game in play here")]
+        s = room.users.get(msg.user)
+        if s is None:
+            return None, [private(msg, "you hold no seat in this game")]
+        return s, []
+
+    async def _do_play(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        s, refusal = self._seated(msg, room)
+        if s is None:
+            return refusal
+        key = f"chat-{msg.platform}-{msg.message_id}"[:200] if msg.message_id else None
+        try:
+            await self.gw.call("POST", f"/games/{room.game}/commands", token=s.token, body={"command": cmd.rest},
+                               key=key)
+        except GatewayError as e:
+            if e.status in (400, 422) and e.code not in ("malformed",) or e.code == "bad_notation":
+                near = await self._closest(room, s, cmd.rest)
+                hint = f" Did you mean: {' | '.join(near)}?" if near else ""
+                return [private(msg, f"refused ({e.code}): {e.message}.{hint}")]
+            raise
+        return [private(msg, f"done: {cmd.rest}")]
+
+    async def _closest(self, room: Room, s: Seated, text: str, n: int = 3) -> list[str]:
+        """The legal commands nearest to a mistyped one (the seat's /moves, by similarity)."""
+        moves = await self.gw.call("GET", f"/games/{room.game}/moves", token=s.token)
+        texts = [m["text"] for m in moves["moves"]]
+        lower = {t.lower(): t for t in texts}
+        near = difflib.get_close_matches(text.lower(), list(lower), n=n, cutoff=0.4)
+        return [lower[t] for t in near]
+
+    async def _do_moves(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        s, refusal = self._seated(msg, room)
+        if s is None:
+            return refusal
+        moves = await self.gw.call("GET", f"/games/{room.game}/moves", token=s.token)
+        if moves["over"]:
+            return [private(msg, "the game is over")]
+        if s.seat not in moves["to_act"]:
+            return [private(msg, "it is not your turn")]
+        texts = [m["text"] for m in moves["moves"]]
+        more = f"\n… and {len(texts) - MAX_MOVES_SHOWN} more" if len(texts) > MAX_MOVES_SHOWN else ""
+        return [private(msg, f"your {len(texts)} legal commands:", board="\n".join(texts[:MAX_MOVES_SHOWN]) + more)]
+
+    async def _do_hand(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        s, refusal = self._seated(msg, room)
+        if s is None:
+            return refusal
+        doc = await self.gw.call("GET", f"/games/{room.game}/view", token=s.token)
+        return [private(msg, f"your view (seat {s.seat}), at position {doc['seq']}:", board=doc["text"])]
+
+    async def _do_board(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        if not room.game or not room.started:
+            return [private(msg, "no game in play here")]
+        doc = await self.gw.call("GET", f"/games/{room.game}/view")
+        return [room_reply(f"the board at position {doc['seq']}:", board=doc["text"])]
+
+    async def _do_log(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        if not room.game or not room.started:
+            return [private(msg, "no game in play here")]
+        summary = await self.gw.call("GET", f"/games/{room.game}")
+        after = max(0, summary["seq"] - 60)
+        page = await self.gw.call("GET", f"/games/{room.game}/log", params={"after": after, "limit": 200})
+        names = await self._names(room)
+        lines = [f"{e['seq']}: {names.get(e['seat'], 'the game')}: {happened(e['types'])}"
+                 for e in page["entries"][-LOG_SHOWN:]]
+        return [room_reply("the last things that happened:", board="\n".join(lines) or "nothing yet")]
+
+    async def _do_leave(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        s, refusal = self._seated(msg, room)
+        if s is None:
+            return [private(msg, "you hold no seat in a game in play here (a lobby's seat stays taken)")]
+        s.left = True
+        await self.rooms.seat(room, msg.user, s)
+        return [room_reply(f"{s.name} leaves; a random bot plays seat {s.seat} from now on.")]
+
+    async def _names(self, room: Room) -> dict[int, str]:
+        lobby = await self.gw.call("GET", f"/lobbies/{room.game}")
+        return {s["seat"]: s.get("name", f"seat {s['seat']}") for s in lobby["seats"]}
+
+    # ---- completion --------------------------------------------------------------------
+
+    async def complete(self, platform: str, room_id: str, user: str, text: str, limit: int = 25) -> list[str]:
+        """Suggestions for a partially typed chat command (autocomplete): verbs, then the
+        sender's legal game commands from the gateway's /complete. Never raises."""
+        try:
+            cmd = parse(text) if text.strip() else None
+        except GrammarError:
+            return []
+        if cmd is None or (cmd.verb != "play" and not cmd.rest and not text.endswith(" ")):
+            head = text.strip().lower()
+            return [v for v in VERBS if v.startswith(head)][:limit]
+        if cmd.verb != "play":
+            return []
+        try:
+            room = await self.rooms.load(platform, room_id)
+            s = room.users.get(user)
+            if s is None or not room.started:
+                return []
+            prefix = cmd.rest if text.lstrip().lower().startswith("play ") else text.strip()
+            c = await self.gw.call("GET", f"/games/{room.game}/complete", token=s.token,
+                                   params={"prefix": prefix, "limit": limit})
+        except GatewayError:
+            return []
+        return c["commands"][:limit]
+
+    # ---- outbound: what happens later -----------------------------------------------
+
+    async def watch(self) -> None:
+        """Polls every room with a game in play, for ever (cancel to stop)."""
+        while True:
+            for platform, room_id in await self.rooms.watched():
+                try:
+                    async with self._lock(platform, room_id):
+                        await self.tick(platform, room_id)
+                except GatewayError as e:
+                    log.warning("chat: room watch failed: %s", e.code)
+                except Exception as e:  # one room's fault never stops the others
+                    log.error("chat: room watch failed: %s", type(e).__name__, exc_info=e)
+            await asyncio.sleep(self.poll_s)
+
+    async def tick(self, platform: str, room_id: str) -> None:
+        """Announce a room's new log positions, ping who must act, play the seats of users
+        who left, and post the result once the game is over."""
+        room = await self.rooms.load(platform, room_id)
+        sink = self.sinks.get(platform)
+        if sink is None or not room.started or room.over:
+            return
+        try:
+            summary = await self.gw.call("GET", f"/games/{room.game}")
+        except GatewayError as e:
+            if e.code == "unknown_game":
+                return  # not opened by the referee yet
+            raise
+        if summary["seq"] <= room.seen:
+            return
+        names = await self._names(room)
+        page = await self.gw.call("GET", f"/games/{room.game}/log", params={"after": room.seen, "limit": 200})
+        lines = [f"{names.get(e['seat'], 'the game')}: {happened(e['types'])}" for e in page["entries"]]
+        seen = page["entries"][-1]["seq"] if page["entries"] else summary["seq"]
+        if lines:
+            await sink.post_room(room_id, room_reply("\n".join(lines[-LOG_SHOWN:])))
+        await self.rooms.set(room, seen=str(seen))
+        room.seen = seen
+        if page["next_after"] is not None:
+            return  # more to announce on the next tick before anyone is pinged
+        if summary["over"]:
+            await self._game_over(room, sink, names)
+            return
+        to_act = summary["to_act"]
+        ping = tuple(u for seat in to_act if (u := room.user_of(seat)) and not room.users[u].left)
+        if ping:
+            await sink.post_room(room_id, room_reply("your turn.", mentions=ping))
+        for seat in to_act:
+            u = room.user_of(seat)
+            if u and room.users[u].left:
+                await self._play_for_leaver(room, room.users[u], summary["seq"])
+
+    async def _play_for_leaver(self, room: Room, s: Seated, seq: int) -> None:
+        moves = await self.gw.call("GET", f"/games/{room.game}/moves", token=s.token)
+        if moves["moves"] and s.seat in moves["to_act"]:
+            pick = random.Random(f"{room.game}:{s.seat}:{seq}").choice(moves["moves"])["text"]
+            await self.gw.call("POST", f"/games/{room.game}/commands", token=s.token, body={"command": pick},
+                               key=f"chat-left-{s.seat}-{seq}")
+
+    async def _game_over(self, room: Room, sink: Sink, names: dict[int, str]) -> None:
+        res = await self.gw.call("GET", f"/games/{room.game}/result")
+        doc = await self.gw.call("GET", f"/games/{room.game}/view")
+        r = res["result"] or {}
+        totals = r.get("totals", [])
+        ranking = ", ".join(f"{names.get(i, i)} {t}" for i, t in sorted(enumerate(totals), key=lambda x: -x[1]))
+        winners = " and ".join(names.get(w, str(w)) for w in r.get("winners", []))
+        await sink.post_room(room.room, room_reply(f"Game over: {winners} won. Scores: {ranking}.", board=doc["text"]))
+        room.over = True
+        await self.rooms.set(room, over="1")
+        await self.rooms.watch(room, False)
