@@ -134,6 +134,8 @@ end
 -- Whether the item's events would not continue the log's chain (a log of `len` entries):
 -- the last entry must be seq `len` with the hash the first event names as prev_hash, and
 -- (whole form) each event the next seq with the previous event's hash.
+local heads = {}  -- log -> {seq, hash} of the entry this call appended last to it
+
 local function broken(log, len, events, shared)
   local n = #events
   if n == 0 then
@@ -141,7 +143,13 @@ local function broken(log, len, events, shared)
   end
   local prev = shared and shared[5] or events[1][9]
   if len > 0 then
-    local seq, hash = last_link(log)
+    local seq, hash
+    local head = heads[log]
+    if head then  -- appended by this call: no need to read it back
+      seq, hash = head[1], head[2]
+    else
+      seq, hash = last_link(log)
+    end
     if seq ~= len or hash ~= prev then
       return true
     end
@@ -226,6 +234,9 @@ for _, item in ipairs(items) do
           write(log, cmsgpack.pack(events[i]))
           seqs[i] = expected + i
         end
+      end
+      if n > 0 then
+        heads[log] = {expected + n, shared and events[n][4] or events[n][10]}
       end
       if expected == 0 and n > 0 then
         redis.call('ZADD', games, 'NX', created, game_id)

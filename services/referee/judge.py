@@ -116,25 +116,26 @@ class Judge:
             return it
 
     def _read(self, msg_id: bytes, fields: dict[bytes, bytes]) -> Item:
-        # Until the body is read and checked, the id and reply stream are the entry's own
-        # fields (if they are valid names), and the fingerprint is that of the entry's bytes.
-        it = Item(msg_id, protocol.name_field(fields.get(protocol.ID)), protocol.name_field(fields.get(protocol.TO)))
         problem = protocol.entry_problem(fields, self.max_command_bytes)
-        if problem is not None:
+        env = bad = None
+        if problem is None:
+            try:
+                env = _env_decoder.decode(fields[protocol.BODY])
+                bad = protocol.envelope_problem(env)
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
+                env, bad = None, f"undecodable command envelope: {e}"
+            if bad is not None:
+                problem = ("malformed", bad)
+        if problem is not None or env is None:
+            # Not read as a command: the id and reply stream are the entry's own fields (if
+            # they are valid names), the fingerprint that of the entry's bytes.
+            it = Item(msg_id, protocol.name_field(fields.get(protocol.ID)),
+                      protocol.name_field(fields.get(protocol.TO)))
             it.fp = protocol.entry_fingerprint(fields)
-            it.reject("", *problem)
+            it.reject("", *(problem or ("malformed", "")))
             return it
-        try:
-            env = _env_decoder.decode(fields[protocol.BODY])
-            bad = protocol.envelope_problem(env)
-        except (msgspec.DecodeError, msgspec.ValidationError, RecursionError) as e:
-            env, bad = None, f"undecodable command envelope: {e}"
-        if env is None or bad is not None:
-            it.fp = protocol.entry_fingerprint(fields)
-            it.reject("", "malformed", bad or "")
-            return it
+        it = Item(msg_id, env.command_id, env.reply_to)
         it.env, it.sent_us = env, env.sent_us
-        it.command_id, it.reply_to = env.command_id, env.reply_to
         it.fp = protocol.fingerprint(env)
         if keys.shard_of(env.game_id, self.shards) != self.shard:
             it.reject(env.game_id, "wrong_shard", f"game {env.game_id!r} is not on shard {self.shard}")
