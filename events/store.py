@@ -212,6 +212,36 @@ class EventStore:
         got = await pipe.execute()
         return {mid: int(p[0]["times_delivered"]) if p else 1 for mid, p in zip(entry_ids, got)}
 
+    async def beat(self, consumer: str, ttl_s: int) -> None:
+        """Set a consumer's heartbeat (`keys.alive`) for `ttl_s` seconds."""
+        await self._redis.set(keys.alive(consumer), "1", ex=ttl_s)
+
+    async def stop_beating(self, consumer: str) -> None:
+        await self._redis.delete(keys.alive(consumer))
+
+    async def take_over_dead(self, stream: str, group: str, me: str) -> None:
+        """Claim for consumer `me` every entry of `stream` pending under a consumer of
+        `group` that has no heartbeat (a dead referee), so that `me` judges them next."""
+        summary = await self._redis.xpending(stream, group)
+        for c in summary.get("consumers") or []:
+            name = _text(c["name"])
+            if name == me or await self._redis.exists(keys.alive(name)):
+                continue
+            seen: set[bytes] = set()
+            while rows := await self._redis.xpending_range(stream, group, min="-", max="+", count=500,
+                                                           consumername=name):
+                ids = [x["message_id"] for x in rows]
+                if seen.issuperset(ids):
+                    break  # nothing more could be claimed (e.g. entries trimmed away)
+                seen.update(ids)
+                await self._redis.xclaim(stream, group, me, 0, ids, justid=True)
+
+    async def own_pending(self, stream: str, group: str, me: str, after: bytes | str, count: int
+                          ) -> list[tuple[bytes, dict[bytes, bytes]]]:
+        """Up to `count` entries of `stream` pending under consumer `me`, after id `after`."""
+        got = await self._redis.xreadgroup(group, me, {stream: after}, count=count)
+        return got[0][1] if got else []
+
     async def version(self, game_id: str) -> int:
         """The game's current version: the number of envelopes in its log."""
         return await self._redis.xlen(keys.log(self.shard(game_id), game_id))

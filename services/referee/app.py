@@ -58,7 +58,7 @@ class RefereeService:
         except Exception:
             await self.redis.aclose()
             raise
-        await self.redis.set(keys.alive(self.settings.consumer), "1", ex=HEARTBEAT_TTL_S)
+        await self.store.beat(self.settings.consumer, HEARTBEAT_TTL_S)
         self._heartbeat = asyncio.create_task(self._beat())
         await self.recover()
         # Everything allocated so far (imports, catalogs, the recovered games) moves to the
@@ -84,7 +84,7 @@ class RefereeService:
             if self._stopping.is_set():
                 return
             with contextlib.suppress(Exception):
-                await self.redis.set(keys.alive(self.settings.consumer), "1", ex=HEARTBEAT_TTL_S)
+                await self.store.beat(self.settings.consumer, HEARTBEAT_TTL_S)
             # The commands every referee has acknowledged go from cmd:{s} (their outcomes,
             # events and records are kept elsewhere); pending and unread ones stay.
             for shard in self.referees:
@@ -100,25 +100,9 @@ class RefereeService:
         for shard, referee in self.referees.items():
             stream = keys.cmd(shard)
             await self.store.ensure_group(stream, protocol.GROUP)
-            summary = await self.redis.xpending(stream, protocol.GROUP)
-            for c in summary.get("consumers") or []:
-                name = c["name"].decode() if isinstance(c["name"], bytes) else c["name"]
-                if name == me or await self.redis.exists(keys.alive(name)):
-                    continue
-                seen: set[bytes] = set()
-                while rows := await self.redis.xpending_range(stream, protocol.GROUP, min="-", max="+",
-                                                              count=500, consumername=name):
-                    ids = [x["message_id"] for x in rows]
-                    if seen.issuperset(ids):
-                        break  # nothing more could be claimed (e.g. entries trimmed away)
-                    seen.update(ids)
-                    await self.redis.xclaim(stream, protocol.GROUP, me, 0, ids, justid=True)
+            await self.store.take_over_dead(stream, protocol.GROUP, me)
             last: bytes | str = "0-0"
-            while True:
-                got = await self.redis.xreadgroup(protocol.GROUP, me, {stream: last}, count=self.settings.batch)
-                entries = got[0][1] if got else []
-                if not entries:
-                    break
+            while entries := await self.store.own_pending(stream, protocol.GROUP, me, last, self.settings.batch):
                 await referee.handle_reclaimed(entries)
                 judged += len(entries)
                 last = entries[-1][0]
@@ -133,5 +117,5 @@ class RefereeService:
         for referee in self.referees.values():
             await referee.drain()  # the last batch lands (or stays pending) before we close
         with contextlib.suppress(Exception):
-            await self.redis.delete(keys.alive(self.settings.consumer))
+            await self.store.stop_beating(self.settings.consumer)
         await self.redis.aclose()
