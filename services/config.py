@@ -39,6 +39,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     gateway_ws_queue: int = 256
     """Messages a WebSocket may have waiting to be sent (TABLESTREAM_GATEWAY_WS_QUEUE); a client
     that lets more pile up is dropped (close code 4008)."""
+    gateway_cors_origins: str = ""
+    """Comma-separated origins the gateway allows cross-origin requests from
+    (TABLESTREAM_GATEWAY_CORS_ORIGINS); empty: CORS off."""
+    gateway_rate_address: str = "6000/minute"
+    """Requests per client address (TABLESTREAM_GATEWAY_RATE_ADDRESS, N/second|minute|hour|day; off)."""
+    gateway_rate_token: str = "1200/minute"
+    """Requests per bearer token (TABLESTREAM_GATEWAY_RATE_TOKEN, likewise)."""
 
 
 def unique_consumer(prefix: str) -> str:
@@ -78,6 +85,9 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "consumer": e.get("TABLESTREAM_CONSUMER") or None,
         "gateway_max_body": int(e.get("TABLESTREAM_GATEWAY_MAX_BODY", str(64 * 1024))),
         "gateway_ws_queue": int(e.get("TABLESTREAM_GATEWAY_WS_QUEUE", "256")),
+        "gateway_cors_origins": e.get("TABLESTREAM_GATEWAY_CORS_ORIGINS", ""),
+        "gateway_rate_address": e.get("TABLESTREAM_GATEWAY_RATE_ADDRESS", "6000/minute"),
+        "gateway_rate_token": e.get("TABLESTREAM_GATEWAY_RATE_TOKEN", "1200/minute"),
     }
     values.update({k: v for k, v in overrides.items() if v is not None})
     if not values.get("consumer"):

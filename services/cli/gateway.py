@@ -1,8 +1,11 @@
-"""`tablestream gateway`: serve the HTTP gateway (services/gateway) until stopped."""
+"""`tablestream gateway`: serve the HTTP gateway (services/gateway) until stopped; `tablestream
+openapi`: write its OpenAPI document."""
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 from typing import Optional
 
 import typer
@@ -32,6 +35,14 @@ def gateway(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     except ValueError as e:
         err.print(f"[red]{e}[/red]")
         raise typer.Exit(USAGE) from None
+    from services.gateway.limits import parse_rate
+
+    try:
+        parse_rate(settings.gateway_rate_address)
+        parse_rate(settings.gateway_rate_token)
+    except ValueError as e:
+        err.print(f"[red]TABLESTREAM_GATEWAY_RATE_*: {e}[/red]")
+        raise typer.Exit(USAGE) from None
     loop = "asyncio" if os.environ.get("TABLESTREAM_LOOP") == "asyncio" else "uvloop"
     try:
         code = serve(settings, host, port, loop)
@@ -44,6 +55,32 @@ def gateway(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     raise typer.Exit(code)
 
 
+
+
+def openapi_schema() -> bytes:
+    """The gateway's OpenAPI document (as served at /schema/openapi.json), as stable JSON."""
+    import json
+
+    from services.config import Settings
+    from services.gateway.app import create_app
+
+    schema = create_app(Settings(), "redis://unused").openapi_schema.to_schema()  # builds, never connects
+    return (json.dumps(schema, indent=2, sort_keys=True) + "\n").encode()
+
+
+def openapi(out: Path = typer.Option(Path("docs/openapi.json"), "--out", "-o",
+                                     help="Where to write it ('-': standard output).")) -> None:
+    """Write the gateway's OpenAPI document (default docs/openapi.json)."""
+    data = openapi_schema()
+    if str(out) == "-":
+        sys.stdout.write(data.decode())
+        return
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(data)
+    err.print(f"wrote {out}")
+
+
 def register(app: typer.Typer) -> None:
-    """Add this module's verb to the CLI."""
+    """Add this module's verbs to the CLI."""
     app.command("gateway")(gateway)
+    app.command("openapi")(openapi)

@@ -24,6 +24,7 @@ from services.gateway.notices import Notices
 from services.gateway.botseats import BotWorker
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError, on_api_error, on_http_error, on_unexpected
+from services.gateway.limits import cors, rate_limits
 from services.gateway.tables import Tables
 
 OUTCOME_TIMEOUT_S = 10.0
@@ -59,6 +60,8 @@ def create_app(settings: Settings, url: str) -> Litestar:
         lifespan=[lifespan],
         exception_handlers={ApiError: on_api_error, HTTPException: on_http_error, Exception: on_unexpected},
         request_max_body_size=settings.gateway_max_body,
+        middleware=rate_limits(settings.gateway_rate_address, settings.gateway_rate_token),
+        cors_config=cors(settings.gateway_cors_origins),
         openapi_config=OpenAPIConfig(title="Tablestream gateway", version="1", path="/schema"),
         debug=False,
     )

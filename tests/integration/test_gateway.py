@@ -306,3 +306,28 @@ async def test_completion_of_a_partial_command_for_the_bearer(deployment: Deploy
         assert (await http.get(f"/games/{gid}/complete", params={"prefix": "dr"}, headers=idle)).json()["words"] == []
         big = await http.get(f"/games/{gid}/complete", params={"prefix": "a" * 5000}, headers=h)
         assert big.status_code == 413 and big.json()["code"] == "oversized"
+
+
+async def test_rate_limits_and_cors_as_configured(deployment: Deployment) -> None:
+    """A gateway started with CORS for one origin and low limits: the origin's preflight is
+    answered, another origin's is not; the sixth request of one token in a minute and the
+    fifteenth of one address are 429 rate_limited. The default gateway sends no CORS headers."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        plain = await http.get("/game-types", headers={"Origin": "https://bots.example"})
+        assert "access-control-allow-origin" not in plain.headers
+        gid, tokens = await _open(http, "seven_wonders_duel")
+    base = deployment.start_gateway(env={"TABLESTREAM_GATEWAY_CORS_ORIGINS": "https://bots.example",
+                                         "TABLESTREAM_GATEWAY_RATE_ADDRESS": "14/minute",
+                                         "TABLESTREAM_GATEWAY_RATE_TOKEN": "5/minute"})
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        pre = {"Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization"}
+        ok = await http.options("/games", headers={"Origin": "https://bots.example", **pre})
+        assert ok.headers.get("access-control-allow-origin") == "https://bots.example"
+        other = await http.options("/games", headers={"Origin": "https://evil.example", **pre})
+        assert other.headers.get("access-control-allow-origin") != "https://evil.example"
+        codes = [(await http.get(f"/games/{gid}/moves", headers=_bearer(tokens[0]))).status_code for _ in range(6)]
+        assert codes == [200] * 5 + [429]
+        limited = await http.get(f"/games/{gid}/moves", headers=_bearer(tokens[0]))
+        assert limited.json()["code"] == "rate_limited" and tokens[0] not in limited.text
+        seen = [(await http.get("/game-types")).status_code for _ in range(10)]
+        assert 429 in seen and (await http.get("/game-types")).json()["code"] == "rate_limited"
