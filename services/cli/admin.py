@@ -43,11 +43,11 @@ def projections_rebuild(data_dir: Optional[str] = DataDir) -> None:
 
 
 async def _rebuild(settings: Settings) -> None:
-    from services.projector.runner import rebuild
+    from services.projector.runner import rebuild  # imported here: the projector is only up's and rebuild's
 
     async with runtime(settings) as rt:
         n = await rebuild(rt.redis, rt.store, settings.shards)
-    console.print(f"rebuilt the projections of {n} games")
+    console.print(f"rebuilt the projections of {n} game{'' if n == 1 else 's'}")
 
 
 def bench(ctx: typer.Context) -> None:

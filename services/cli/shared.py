@@ -29,6 +29,7 @@ from events.store import EventStore
 from games.contract import GameDef
 from services import config as config_mod
 from services.config import Settings
+from services.redis_client import ShardMismatch, check_shards, client, url_for
 
 OK, FAILED, USAGE, NOT_FOUND, UNAVAILABLE = 0, 1, 2, 3, 4
 
@@ -158,8 +159,6 @@ class Runtime:
 @contextlib.asynccontextmanager
 async def runtime(settings: Settings, *, referee: bool = False, projector: bool = False) -> AsyncIterator[Runtime]:
     """Connect (starting the embedded Redis if needed) and optionally run the service in-process."""
-    from services.redis_client import ShardMismatch, check_shards, client, url_for
-
     url, emb = url_for(settings)
     r = client(url)
     rt = Runtime(settings, url, r, EventStore(r, shards=settings.shards, feed_maxlen=settings.feed_maxlen))

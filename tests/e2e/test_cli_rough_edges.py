@@ -115,7 +115,8 @@ def test_view_says_when_it_is_behind_the_log_and_arkadias_board_has_a_legend(tmp
     data = tmp_path / "ts"
     new = json.loads(ts("new", "--players", "3", data=data).stdout)
     gid, tokens = new["game_id"], new["tokens"]
-    ts("projections", "rebuild", data=data)  # views at the log's end, and no projector runs after
+    rebuilt = ts("projections", "rebuild", data=data).stdout  # views at the log's end, no projector after
+    assert "rebuilt the projections of 1 game\n" in rebuilt, rebuilt
     first = ts("moves", gid, "0", data=data).stdout.splitlines()[0]
     assert json.loads(ts("act", gid, "0", tokens[0], first, data=data).stdout)["status"] == "accepted"
     behind = ts("view", gid, data=data)
