@@ -2,8 +2,8 @@
 emitted events and the result must equal the stored files byte for byte, so any change of
 behaviour is a visible diff. `pytest --update-golden` rewrites them (review the diff).
 
-Also a perft-style count per game: the number of legal command sequences to depth 2 from a
-fixed seed, a cheap and very sensitive check on `legal_commands`.
+Also a perft-style count per game: the number of legal command sequences to depth 2 (3 for
+Duel and Arkadia) from a fixed seed, a cheap and very sensitive check on `legal_commands`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,15 @@ from games.registry import GAMES
 GOLDEN = Path(__file__).resolve().parents[2] / "golden"
 CASES = [("seven_wonders", "3p", b"golden-3"), ("seven_wonders", "5p_side_b", b"golden-5b"),
          ("seven_wonders", "7p", b"golden-7"), ("ora_et_labora", "3p_short_france", b"golden-oel-3s"),
-         ("ora_et_labora", "1p_ireland", b"golden-oel-1")]
-PERFT_PRESET = {"seven_wonders": "3p", "ora_et_labora": "4p_france"}
+         ("ora_et_labora", "1p_ireland", b"golden-oel-1"),
+         ("seven_wonders_duel", "2p", b"golden-duel"),
+         ("seven_wonders_duel", "2p_first_game", b"golden-duel-fg"),
+         ("arkadia", "2p", b"golden-ark-2"), ("arkadia", "4p_random_lot", b"golden-ark-4r")]
+PERFT_PRESET = {"seven_wonders": "3p", "ora_et_labora": "4p_france", "seven_wonders_duel": "2p_first_game",
+                "arkadia": "3p"}
+"""Duel's first-game wonders skip the draft, so the count walks the card structure and the wonders."""
+PERFT_DEPTH = {"seven_wonders_duel": 3, "arkadia": 3}
+"""Depth 2 unless listed: Duel's and Arkadia's first turns are narrow enough for depth 3."""
 
 
 def _record(game_id: str, preset: str, seed: bytes) -> list[dict]:
@@ -98,10 +105,10 @@ def _perft(game_id: str, preset: str, seed: bytes, depth: int) -> int:
 
 
 @pytest.mark.parametrize("game_id", sorted({g for g, _, _ in CASES}))
-def test_perft_depth_2(game_id: str, request) -> None:
+def test_perft(game_id: str, request) -> None:
     path = GOLDEN / game_id / "perft.json"
-    preset = PERFT_PRESET[game_id]
-    got = {"preset": preset, "seed": "perft", "depth": 2, "count": _perft(game_id, preset, b"perft", 2)}
+    preset, depth = PERFT_PRESET[game_id], PERFT_DEPTH.get(game_id, 2)
+    got = {"preset": preset, "seed": "perft", "depth": depth, "count": _perft(game_id, preset, b"perft", depth)}
     if request.config.getoption("--update-golden"):
         path.write_text(json.dumps(got) + "\n")
     assert got == json.loads(path.read_text())
