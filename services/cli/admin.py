@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -10,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from services.cli.shared import (HELP_PAGES, USAGE, DataDir, Exit, console, err, load_settings, run, runtime,
+from services.cli.shared import (HELP_PAGES, UNAVAILABLE, USAGE, DataDir, Exit, console, err, load_settings, run, runtime,
                                  without_password)
 from services.config import Settings
 
@@ -18,12 +20,23 @@ from services.config import Settings
 def up(data_dir: Optional[str] = DataDir,
        projector: bool = typer.Option(True, help="Run the projector."),
        referee: bool = typer.Option(True, help="Run the referee (--no-referee: a projector process of its own, "
-                                               "e.g. on another CPU than the referee's; run one per deployment).")) -> None:
-    """Run the referee and the projector until stopped (Ctrl-C or SIGTERM)."""
-    run(_up(load_settings(data_dir), projector, referee))
+                                               "e.g. on another CPU than the referee's; run one per deployment)."),
+       gateway: bool = typer.Option(False, "--gateway", help="Also serve the HTTP gateway (README \"Play over "
+                                                            "HTTP\"), as a child process on 127.0.0.1."),
+       gateway_port: int = typer.Option(8080, "--gateway-port", help="The gateway's TCP port (with --gateway).")) -> None:
+    """Run the referee and the projector (and with --gateway the HTTP gateway) until stopped
+    (Ctrl-C or SIGTERM)."""
+    if not 0 <= gateway_port <= 65535:
+        raise typer.Exit(_usage("--gateway-port must be 0..65535"))
+    run(_up(load_settings(data_dir), projector, referee, gateway_port if gateway else None))
 
 
-async def _up(settings: Settings, projector: bool, referee: bool = True) -> None:
+def _usage(message: str) -> int:
+    err.print(message, markup=False, highlight=False)
+    return USAGE
+
+
+async def _up(settings: Settings, projector: bool, referee: bool = True, gateway_port: int | None = None) -> None:
     if not (referee or projector):
         raise Exit(USAGE, "--no-referee and --no-projector leave nothing to run")
     stop = asyncio.Event()
@@ -34,7 +47,41 @@ async def _up(settings: Settings, projector: bool, referee: bool = True) -> None
         what = [f"referee {settings.consumer}"] * referee + ["projector"] * projector
         err.print(f"tablestream up: {' and '.join(what)} on {settings.shards} shard(s) at {without_password(rt.url)}",
                   markup=False, highlight=False)
-        await stop.wait()  # a referee keeps its own heartbeat (keys.alive); a projector sets none
+        if gateway_port is None:
+            await stop.wait()  # a referee keeps its own heartbeat (keys.alive); a projector sets none
+            return
+        child = await _start_gateway(rt.url, gateway_port)
+        try:
+            waiting = [asyncio.create_task(stop.wait()), asyncio.create_task(child.wait())]
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            for t in waiting:
+                t.cancel()
+        finally:
+            code = await _stop_gateway(child)
+        if not stop.is_set():
+            raise Exit(code or UNAVAILABLE, f"tablestream up: the gateway stopped (exit {code}); stopping too")
+
+
+async def _start_gateway(url: str, port: int) -> asyncio.subprocess.Process:
+    """`tablestream gateway` as a child process on this deployment's Redis (the embedded
+    one's socket too, which outlives the child: up stops the child first)."""
+    env = {**os.environ, "REDIS_URL": url}
+    return await asyncio.create_subprocess_exec(sys.executable, "-m", "services.cli", "gateway", "--host",
+                                                "127.0.0.1", "--port", str(port), env=env)
+
+
+async def _stop_gateway(child: asyncio.subprocess.Process) -> int:
+    """SIGTERM, then SIGKILL after 15 s; the child's exit code."""
+    if child.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            child.terminate()
+        try:
+            await asyncio.wait_for(child.wait(), 15)
+        except (asyncio.TimeoutError, TimeoutError):
+            with contextlib.suppress(ProcessLookupError):
+                child.kill()
+            await child.wait()
+    return child.returncode or 0
 
 
 def projections_rebuild(data_dir: Optional[str] = DataDir) -> None:
