@@ -131,11 +131,11 @@ def test_ur_box_pawn_semantics_come_from_the_data(monkeypatch: pytest.MonkeyPatc
     """§0/§12.2: placeholder behaviour is kept in data (`ur_pawn_from_box`), not in code:
     with immunity switched off there, Ur's box pawn no longer spares it the penalty; with
     `uses_once_per_age_participation` on, it counts as Ur's participation of that Age."""
-    from games.seven_wonders import rules
+    from games.seven_wonders import edifice_rules
 
-    box = rules.BOX
-    monkeypatch.setattr(rules, "BOX", replace(box, grants_penalty_immunity_for_that_edifice=False,
-                                              uses_once_per_age_participation=True))
+    box = edifice_rules.BOX
+    monkeypatch.setattr(edifice_rules, "BOX", replace(box, grants_penalty_immunity_for_that_edifice=False,
+                                                      uses_once_per_age_participation=True))
     t = ur()
     t.turn({0: "wonder Altar"})
     assert t.state.cities[0].box_pawns == (1,)
