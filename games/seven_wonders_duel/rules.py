@@ -1,4 +1,6 @@
-"""decide, legal_commands and to_act for 7 Wonders Duel (they share their predicates).
+"""decide, legal_commands and to_act for 7 Wonders Duel (they share their predicates); the card
+structure, what a construction sets off and the open decisions live beside them (structure,
+resolution, decisions).
 
 References are to docs/rules/seven-wonders-duel.md. A turn is resolved in one
 `decide` call and written out as events: the action with its payment and coins, the
@@ -9,20 +11,12 @@ as an open decision (§8, §12), and finally the next turn, the next age's start
 
 from __future__ import annotations
 
-from functools import lru_cache, reduce
-from typing import get_args
+from functools import lru_cache
 
 from msgspec.structs import replace
 
 from games.contract import Rejection
-from games.seven_wonders_duel.catalog import (
-    CATALOG,
-    COLORS,
-    GainCoinsPerOwnBuiltWonder,
-    GainCoinsPerOwnCard,
-    GuildMajorityCards,
-    Spec,
-)
+from games.seven_wonders_duel.catalog import CATALOG, COLORS, Spec
 from games.seven_wonders_duel.commands import (
     BuildCard,
     BuildFromDiscard,
@@ -34,24 +28,23 @@ from games.seven_wonders_duel.commands import (
     DiscardCard,
     DraftWonder,
 )
+from games.seven_wonders_duel.decisions import (
+    TOKEN_COINS,
+    build_from_discard,
+    choose_progress_token,
+    choose_start_player,
+    destroy_card,
+)
 from games.seven_wonders_duel.events import (
     AgeStarted,
     CardBuilt,
-    CardDestroyed,
     CardDiscarded,
     CardsRevealed,
     DecisionOpened,
-    GameEnded,
-    PawnMoved,
-    ProgressTokenTaken,
-    SevenWondersDuelEvent,
-    TurnStarted,
-    Victory,
     WonderBuilt,
     WonderDrafted,
     WonderRemoved,
 )
-from games.seven_wonders_duel.evolve import evolve
 from games.seven_wonders_duel.payment import (
     CHAIN_BIT,
     SPEC,
@@ -62,28 +55,34 @@ from games.seven_wonders_duel.payment import (
     profile,
     trade_for,
 )
-from games.seven_wonders_duel.scoring import CATEGORIES, civilian_winners, scores
+from games.seven_wonders_duel.resolution import (
+    INCOME,
+    MILITARY_LOSS,
+    SCIENCE_SUPREMACY,
+    SUPREMACY,
+    Events,
+    construction_effects,
+    income,
+    move_pawn,
+    turn_end,
+)
 from games.seven_wonders_duel.state import City, State
+from games.seven_wonders_duel.structure import COVER, COVERS_MASK, REACHABLE, accessible, accessible_mask, bits
 
-Events = list[SevenWondersDuelEvent]
+
+__all__ = [
+    "COVER", "DISCARD_BASE", "DRAFT_ORDER", "MAX_WONDERS", "MILITARY_LOSS", "REACHABLE", "SCIENCE_SUPREMACY", "SUPREMACY",
+    "TOKEN_COINS", "URBANISM", "accessible", "build_price", "decide", "income", "legal_commands", "market_of", "offered",
+    "to_act", "wonder_price",
+]
+
 
 DRAFT_ORDER = (0, 1, 1, 0, 1, 0, 0, 1)
 """Who takes the i-th drafted wonder: 0 = P1, 1 = P2 (§3 step 7: 1-2-1, then 1-2-1 from P2)."""
 DISCARD_BASE = CATALOG.rules["discard_coins"]["base"]  # §5 B: 2 coins + 1 per yellow card
 URBANISM = 4  # §13
-TOKEN_COINS = {"agriculture": 6, "urbanism": 6}  # §13
 MAX_WONDERS = 7  # §5
-SUPREMACY = CATALOG.rules["military_supremacy_position"]  # §7: 9
-SCIENCE_SUPREMACY = CATALOG.rules["science_supremacy_distinct_symbols"]  # §8: 6
-MILITARY_LOSS = {min(abs(x) for x in t["position_range"]): t["coins"] for t in CATALOG.military["tokens"]}
-"""A military token's zone start (distance from the centre) -> coins lost (§7): {3: 2, 6: 5}."""
 _YELLOW = COLORS.index("yellow")
-
-COVER = tuple(tuple(sum(1 << q for q in p.covered_by) for p in layout) for layout in CATALOG.layouts)
-"""COVER[age-1][p]: bitmask of the positions that overlap position p (§4)."""
-COVERS_MASK = tuple(tuple(sum(1 << q for q in p.covers) for p in layout) for layout in CATALOG.layouts)
-"""COVERS_MASK[age-1][p]: bitmask of the positions that position p overlaps (§4)."""
-FULL = (1 << 20) - 1
 
 # Events are built from these prototypes with `replace` in the hot paths: calling an event
 # class goes through events.base's metaclass, the generic (slow) call path, 300-700 ns;
@@ -92,64 +91,7 @@ _CARD_BUILT = CardBuilt(seat=0, card="", position=0, via="cost")
 _CARD_DISCARDED = CardDiscarded(seat=0, card="", position=0, gained=0)
 _WONDER_BUILT = WonderBuilt(seat=0, wonder="", card="", position=0)
 _CARDS_REVEALED = CardsRevealed(age=0, positions=(), cards=())
-_PAWN_MOVED = PawnMoved(seat=0, shields=0, position=0)
 _WONDER_DRAFTED = WonderDrafted(seat=0, wonder="")
-
-_INCOME = {
-    cid: tuple(e for e in c.effects if isinstance(e, (GainCoinsPerOwnCard, GainCoinsPerOwnBuiltWonder,
-                                                        GuildMajorityCards)))
-    for cid, c in CATALOG.cards.items()
-}
-_INCOME = {k: v for k, v in _INCOME.items() if v}
-"""Cards whose coins when built depend on the cities (§11.3, §11.4)."""
-
-
-def _accessible_mask(age: int, present: int) -> int:
-    """Bitmask of the positions still holding a card with no card overlapping them (§4)."""
-    cover = COVER[age - 1]
-    mask = 0
-    for p in range(20):
-        if present >> p & 1 and not present & cover[p]:
-            mask |= 1 << p
-    return mask
-
-
-@lru_cache(maxsize=1 << 12)
-def _bits(mask: int) -> tuple[int, ...]:
-    """The positions of a bitmask, in increasing order."""
-    return tuple(p for p in range(20) if mask >> p & 1)
-
-
-def _reachable(age: int) -> dict[int, tuple[int, tuple[int, ...]]]:
-    """Every `present` mask that play can reach in this age's structure (a few hundred:
-    cards leave only once uncovered), with its accessible positions as a mask and a tuple."""
-    table: dict[int, tuple[int, tuple[int, ...]]] = {}
-    todo = [FULL]
-    while todo:
-        present = todo.pop()
-        if present in table:
-            continue
-        mask = _accessible_mask(age, present)
-        table[present] = (mask, _bits(mask))
-        todo.extend(present & ~(1 << p) for p in table[present][1])
-    return table
-
-
-REACHABLE = tuple(_reachable(age) for age in (1, 2, 3))
-"""REACHABLE[age-1][present]: (accessible mask, accessible positions), precomputed (§4)."""
-
-
-def _access(age: int, present: int) -> tuple[int, tuple[int, ...]]:
-    got = REACHABLE[age - 1].get(present)
-    if got is None:  # a state built by hand (tests): compute it
-        mask = _accessible_mask(age, present)
-        return mask, _bits(mask)
-    return got
-
-
-def accessible(age: int, present: int) -> tuple[int, ...]:
-    """Positions still holding a card with no card overlapping them (§4)."""
-    return _access(age, present)[1]
 
 
 def drafter(state: State) -> int:
@@ -292,25 +234,6 @@ def wonder_price(state: State, seat: int, wonder: str, trade: Market) -> tuple[i
     return cost, cost if "economy" in state.cities[1 - seat].tokens else 0
 
 
-def income(spec: Spec, city: City, other: City) -> int:
-    """Coins a building gives when built, counted after placing it (§11, §15 #19)."""
-    gain = spec.gain
-    effects = _INCOME.get(spec.id)
-    if not effects:
-        return gain
-    mine = profile(city.cards + (spec.id,)).counts
-    theirs = profile(other.cards).counts
-    for e in effects:
-        if isinstance(e, GainCoinsPerOwnCard):
-            gain += e.coins_per_card * sum(mine[COLORS.index(c)] for c in e.colors)
-        elif isinstance(e, GainCoinsPerOwnBuiltWonder):
-            gain += e.coins_per_wonder * len(city.built)
-        else:
-            most = max(sum(mine[COLORS.index(c)] for c in e.colors), sum(theirs[COLORS.index(c)] for c in e.colors))
-            gain += e.coins_per_card_on_construction * most
-    return gain
-
-
 def _build_card(state: State, seat: int, cmd: BuildCard) -> Events | Rejection:
     pos = _locate(state, cmd.card)
     if not isinstance(pos, int):  # a Rejection (isinstance on int is the fast test)
@@ -321,7 +244,7 @@ def _build_card(state: State, seat: int, cmd: BuildCard) -> Events | Rejection:
     if paid > city.coins:
         return Rejection("cannot_afford", f"{spec.name} costs you {paid} coins and you have {city.coins} "
                                           f"(unit prices: {describe_prices(trade.supply, theirs)})")
-    gained = income(spec, city, opp) if spec.id in _INCOME else spec.gain
+    gained = income(spec, city, opp) if spec.id in INCOME else spec.gain
     if chain and "urbanism" in city.tokens:
         gained += URBANISM
     out: Events = [replace(_CARD_BUILT, seat=seat, card=cmd.card, position=pos, via="chain" if chain else "cost",
@@ -330,10 +253,10 @@ def _build_card(state: State, seat: int, cmd: BuildCard) -> Events | Rejection:
     _reveal(state, pos, present, out)
     pawn = state.pawn
     if spec.shields or spec.symbol is not None:
-        pawn = _construction_effects(state, seat, spec, mine.symbols, opp.coins + to_opp, out)
+        pawn = construction_effects(state, seat, spec, mine.symbols, opp.coins + to_opp, out)
         if pawn is None:
             return out
-    return _turn_end(state, seat, out, present, False, pawn)
+    return turn_end(state, seat, out, present, False, pawn)
 
 
 def _discard_card(state: State, seat: int, cmd: DiscardCard) -> Events | Rejection:
@@ -345,7 +268,7 @@ def _discard_card(state: State, seat: int, cmd: DiscardCard) -> Events | Rejecti
     out: Events = [replace(_CARD_DISCARDED, seat=seat, card=cmd.card, position=pos, gained=gained)]
     present = state.present & ~(1 << pos)
     _reveal(state, pos, present, out)
-    return _turn_end(state, seat, out, present, False, state.pawn)
+    return turn_end(state, seat, out, present, False, state.pawn)
 
 
 def _build_wonder(state: State, seat: int, cmd: BuildWonder) -> Events | Rejection:
@@ -382,7 +305,7 @@ def _build_wonder(state: State, seat: int, cmd: BuildWonder) -> Events | Rejecti
     _reveal(state, pos, present, out)
     pawn = state.pawn
     if spec.shields:  # wonders never get Strategy's bonus (§7)
-        pawn = _move_pawn(state, seat, spec.shields, opp_coins - lost, out)
+        pawn = move_pawn(state, seat, spec.shields, opp_coins - lost, out)
         if pawn is None:
             return out
     if spec.destroy is not None:
@@ -396,7 +319,7 @@ def _build_wonder(state: State, seat: int, cmd: BuildWonder) -> Events | Rejecti
     if spec.from_discard and state.discard:  # §15 #6: an empty pile gives nothing
         out.append(DecisionOpened(seat=seat, kind="mausoleum", options=tuple(sorted(set(state.discard)))))
         return out
-    return _turn_end(state, seat, out, present, extra, pawn)
+    return turn_end(state, seat, out, present, extra, pawn)
 
 
 def _reveal(state: State, pos: int, present: int, out: Events) -> None:
@@ -404,150 +327,13 @@ def _reveal(state: State, pos: int, present: int, out: Events) -> None:
     the cards it covered can be newly uncovered."""
     age = state.age
     reach = REACHABLE[age - 1].get(present)
-    reachable = reach[0] if reach is not None else _accessible_mask(age, present)
+    reachable = reach[0] if reach is not None else accessible_mask(age, present)
     new = reachable & COVERS_MASK[age - 1][pos] & ~state.face_up
     if new:
-        positions = _bits(new)
+        positions = bits(new)
         structure = state.structures[age - 1]
         cards = tuple([structure[p] for p in positions])
         out.append(replace(_CARDS_REVEALED, age=age, positions=positions, cards=cards))
-
-
-def _move_pawn(state: State, seat: int, shields: int, opp_coins: int, out: Events) -> int | None:
-    """Move the pawn, apply the military tokens entered, 2-coin first (§7, §15 #9-10).
-    Returns the new position, or None when the move won the game."""
-    step = 1 if seat == 0 else -1
-    pawn = max(-SUPREMACY, min(SUPREMACY, state.pawn + step * shields))
-    taken = []
-    lost = 0
-    for t in sorted(state.military_tokens, key=abs):
-        if t * step > 0 and abs(t) <= pawn * step:
-            loss = min(MILITARY_LOSS[abs(t)], opp_coins - lost)
-            lost += loss
-            taken.append(t)
-    out.append(replace(_PAWN_MOVED, seat=seat, shields=shields, position=pawn, tokens=tuple(taken), lost=lost))
-    if abs(pawn) >= SUPREMACY:
-        out.append(_ended(state, out, "military", (seat,)))
-        return None
-    return pawn
-
-
-def _construction_effects(state: State, seat: int, spec: Spec, symbols: tuple[str, ...], opp_coins: int,
-                          out: Events) -> int | None:
-    """Shields then science of a building just built (§5 resolution order, §7, §8).
-    Returns the pawn position, or None when the game ended or a decision is open."""
-    pawn = state.pawn
-    tokens = state.cities[seat].tokens
-    if spec.shields:
-        shields = spec.shields + (1 if spec.color == "red" and "strategy" in tokens else 0)  # §13 Strategy
-        pawn = _move_pawn(state, seat, shields, opp_coins, out)
-        if pawn is None:
-            return None
-    if spec.symbol is not None:
-        have = set(symbols)
-        distinct = len(have | {spec.symbol}) + (1 if "law" in tokens else 0)
-        if distinct >= SCIENCE_SUPREMACY:
-            out.append(_ended(state, out, "science", (seat,)))
-            return None
-        if spec.symbol in have and state.board_tokens:  # a pair (§8); none left: nothing (§15 #11)
-            out.append(DecisionOpened(seat=seat, kind="progress_token", options=tuple(sorted(state.board_tokens))))
-            return None
-    return pawn
-
-
-def _ended(state: State, out: Events, victory: Victory, winners: tuple[int, ...] | None = None) -> GameEnded:
-    """The end of the game with the score sheet of the state after `out` (§10)."""
-    final = reduce(evolve, out, state)
-    sheets = scores(final)
-    return GameEnded(victory=victory, winners=winners if winners is not None else civilian_winners(sheets),
-                     categories=CATEGORIES, scores=sheets, blue=(sheets[0][0], sheets[1][0]))
-
-
-def _turn_end(state: State, seat: int, out: Events, present: int, again: bool, pawn: int) -> Events:
-    """After the action and its decisions: the end of the age (§9, §10), an extra turn,
-    or the opponent's turn (§5)."""
-    if not present:
-        if state.age == 3:
-            out.append(_ended(state, out, "civilian"))
-        else:
-            # §9: the weaker player (the pawn on their half) chooses; centred: the last active player
-            chooser = 1 if pawn > 0 else 0 if pawn < 0 else seat
-            out.append(DecisionOpened(seat=chooser, kind="choose_start"))
-        return out
-    out.append(_EXTRA_TURN[seat] if again else _NEXT_TURN[1 - seat])
-    return out
-
-
-_NEXT_TURN = (TurnStarted(seat=0), TurnStarted(seat=1))
-_EXTRA_TURN = (TurnStarted(seat=0, extra=True), TurnStarted(seat=1, extra=True))
-# events are frozen values: the common ones are shared instances
-
-
-# --- open decisions ---------------------------------------------------------------------
-
-
-def _pending(state: State, *kinds: str) -> Rejection | None:
-    if state.pending is None or state.pending.kind not in kinds:
-        return Rejection("no_pending_decision", f"there is no {' or '.join(kinds)} decision to answer now")
-    return None
-
-
-def _choose_progress_token(state: State, seat: int, cmd: ChooseProgressToken) -> Events | Rejection:
-    bad = _pending(state, "progress_token", "great_library")
-    if bad is not None:
-        return bad
-    p = state.pending
-    assert p is not None
-    if cmd.token not in p.options:
-        return Rejection("option_not_offered", f"{CATALOG.name(str(cmd.token))} is not one of the tokens offered")
-    box = p.kind == "great_library"
-    out: Events = [ProgressTokenTaken(seat=seat, token=cmd.token, source="box" if box else "board",
-                                      gained=TOKEN_COINS.get(cmd.token, 0),
-                                      returned=tuple(t for t in p.options if t != cmd.token) if box else ())]
-    if cmd.token == "law":  # §8: Law counts toward six different symbols, never a pair (§15 #12)
-        city = state.cities[seat]
-        if len(set(profile(city.cards).symbols)) + 1 >= SCIENCE_SUPREMACY:
-            out.append(_ended(state, out, "science", (seat,)))
-            return out
-    return _turn_end(state, seat, out, state.present, state.again, state.pawn)
-
-
-def _destroy_card(state: State, seat: int, cmd: DestroyCard) -> Events | Rejection:
-    bad = _pending(state, "destroy")
-    if bad is not None:
-        return bad
-    assert state.pending is not None
-    if cmd.card not in state.pending.options:
-        return Rejection("option_not_offered", f"{CATALOG.name(str(cmd.card))} is not a card you may discard")
-    out: Events = [CardDestroyed(seat=seat, card=cmd.card)]
-    return _turn_end(state, seat, out, state.present, state.again, state.pawn)
-
-
-def _build_from_discard(state: State, seat: int, cmd: BuildFromDiscard) -> Events | Rejection:
-    """The Mausoleum: free, no chain, so no Urbanism coins (§15 #7); every other effect."""
-    bad = _pending(state, "mausoleum")
-    if bad is not None:
-        return bad
-    assert state.pending is not None
-    if cmd.card not in state.pending.options:
-        return Rejection("option_not_offered", f"{CATALOG.name(str(cmd.card))} is not in the discard pile")
-    city, opp = state.cities[seat], state.cities[1 - seat]
-    spec = SPEC[cmd.card]
-    out: Events = [CardBuilt(seat=seat, card=cmd.card, position=-1, via="discard_pile",
-                             gained=income(spec, city, opp))]
-    pawn = _construction_effects(state, seat, spec, profile(city.cards).symbols, opp.coins, out)
-    if pawn is None:
-        return out
-    return _turn_end(state, seat, out, state.present, state.again, pawn)
-
-
-def _choose_start_player(state: State, seat: int, cmd: ChooseStartPlayer) -> Events | Rejection:
-    bad = _pending(state, "choose_start")
-    if bad is not None:
-        return bad
-    if cmd.start not in ("me", "opponent"):
-        return Rejection("bad_choice", "choose 'me' or 'opponent'")
-    return [AgeStarted(age=state.age + 1, seat=seat if cmd.start == "me" else 1 - seat, chosen_by=seat)]
 
 
 # --- legal commands ---------------------------------------------------------------------
@@ -566,6 +352,8 @@ _WONDER_UNITS = {w: sum(SPEC[w].need) for w in CATALOG.wonders}
 
 
 @lru_cache(maxsize=1 << 10)
+
+
 def _by_name(ids: tuple[str, ...]) -> tuple[str, ...]:
     """The ids sorted (a city's unbuilt wonders: a handful of tuples per game)."""
     return tuple(sorted(ids))
@@ -629,8 +417,7 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
 
 _DECIDE = {
     BuildCard: _build_card, DiscardCard: _discard_card, BuildWonder: _build_wonder, DraftWonder: _draft_wonder,
-    ChooseProgressToken: _choose_progress_token, DestroyCard: _destroy_card, BuildFromDiscard: _build_from_discard,
-    ChooseStartPlayer: _choose_start_player,
+    ChooseProgressToken: choose_progress_token, DestroyCard: destroy_card, BuildFromDiscard: build_from_discard,
+    ChooseStartPlayer: choose_start_player,
 }
 """One handler per command type (a dictionary: isinstance on Struct classes is slow)."""
-assert set(_DECIDE) == set(get_args(Command_)), "every command needs its handler"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import msgspec
 from msgspec.structs import replace
 
-from games.seven_wonders_duel import rules
+from games.seven_wonders_duel import resolution, rules
 from games.seven_wonders_duel.events import (
     CardBuilt,
     CardDiscarded,
@@ -25,8 +25,8 @@ CASES = [
     (rules._WONDER_BUILT, WonderBuilt, {"seat": 0, "wonder": "the_pyramids", "card": "baths", "position": 5,
                                         "paid": 4, "extra_turn": True}),
     (rules._CARDS_REVEALED, CardsRevealed, {"age": 2, "positions": (3, 4), "cards": ("baths", "quarry")}),
-    (rules._PAWN_MOVED, PawnMoved, {"seat": 1, "shields": 2, "position": -2}),
-    (rules._PAWN_MOVED, PawnMoved, {"seat": 0, "shields": 3, "position": 4, "tokens": (3,), "lost": 2}),
+    (resolution._PAWN_MOVED, PawnMoved, {"seat": 1, "shields": 2, "position": -2}),
+    (resolution._PAWN_MOVED, PawnMoved, {"seat": 0, "shields": 3, "position": 4, "tokens": (3,), "lost": 2}),
     (rules._WONDER_DRAFTED, WonderDrafted, {"seat": 1, "wonder": "the_colossus"}),
 ]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.seven_wonders_duel import GAME
 from games.seven_wonders_duel.events import CardBuilt, GameEnded, PawnMoved
-from games.seven_wonders_duel.rules import _move_pawn
+from games.seven_wonders_duel.resolution import move_pawn
 from games.seven_wonders_duel.scoring import military_points
 
 from .table import Table
@@ -13,7 +13,7 @@ from .table import Table
 def _move(t: Table, seat: int, shields: int, opp_coins: int) -> list:
     """The events the rules write for `shields` gained by `seat`, applied to the table."""
     out: list = []
-    _move_pawn(t.state, seat, shields, opp_coins, out)
+    move_pawn(t.state, seat, shields, opp_coins, out)
     for e in out:
         t.state = GAME.evolve(t.state, e)
     return out

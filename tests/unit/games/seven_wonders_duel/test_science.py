@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.seven_wonders_duel import GAME
 from games.seven_wonders_duel.catalog import CATALOG
 from games.seven_wonders_duel.events import DecisionOpened, GameEnded, ProgressTokenTaken
-from games.seven_wonders_duel.rules import _construction_effects
+from games.seven_wonders_duel.resolution import construction_effects
 
 from .table import Table
 
@@ -14,7 +14,7 @@ SPEC = CATALOG.spec
 
 def _effects(t: Table, seat: int, card: str, symbols: tuple[str, ...]) -> list:
     out: list = []
-    _construction_effects(t.state, seat, SPEC[card], symbols, 7, out)
+    construction_effects(t.state, seat, SPEC[card], symbols, 7, out)
     return out
 
 
