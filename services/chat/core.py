@@ -10,7 +10,8 @@ its moves, the outcome of its own command, which may be a face-down choice) are 
 `audience="private"` to the sender; the room gets public things only (the spectator's board
 and log, the opening, seats taken). Outbound, later: `core.watch()` polls the gateway for
 every room with a game in play and posts to the platform's `Sink` what happened (each log
-position as the spectator saw it: "Ada: card built"), turn pings (mentions of the users who
+position as the spectator saw it: "Ada: card chosen", then the public board's lines that
+changed, e.g. the header "Age II turn 1" or a city's new buildings), turn pings (mentions of the users who
 must act) and the result. Completion (`core.complete`) comes from the gateway's /complete.
 """
 
@@ -33,6 +34,8 @@ log = logging.getLogger("tablestream.chat")
 
 MAX_MOVES_SHOWN = 40
 LOG_SHOWN = 10
+CHANGED_SHOWN = 8
+"""An announcement shows, under each log position, at most this many lines of the public board that changed."""
 
 
 def private(msg: Message, text: str, board: str | None = None) -> Reply:
@@ -240,26 +243,31 @@ class ChatCore:
     async def complete(self, platform: str, room_id: str, user: str, text: str, limit: int = 25) -> list[str]:
         """Suggestions for a partially typed chat command (autocomplete): verbs, then the
         sender's legal game commands from the gateway's /complete. Never raises."""
+        line = text.lstrip()
         try:
-            cmd = parse(text) if text.strip() else None
+            cmd = parse(line)
         except GrammarError:
             return []
-        if cmd is None or (cmd.verb != "play" and not cmd.rest and not text.endswith(" ")):
-            head = text.strip().lower()
-            return [v for v in VERBS if v.startswith(head)][:limit]
-        if cmd.verb != "play":
+        verbs: list[str] = []
+        if " " not in line:  # a first word: the grammar's verbs, then game commands
+            verbs = [v for v in VERBS if v.startswith(line.lower())]
+            prefix = line
+        elif cmd.verb == "play":
+            prefix = cmd.rest if line.lower().startswith("play ") else line
+            if text.endswith(" ") and not prefix.endswith(" "):
+                prefix += " "
+        else:
             return []
         try:
             room = await self.rooms.load(platform, room_id)
             s = room.users.get(user)
             if s is None or not room.started:
-                return []
-            prefix = cmd.rest if text.lstrip().lower().startswith("play ") else text.strip()
+                return verbs[:limit]
             c = await self.gw.call("GET", f"/games/{room.game}/complete", token=s.token,
                                    params={"prefix": prefix, "limit": limit})
         except GatewayError:
-            return []
-        return c["commands"][:limit]
+            return verbs[:limit]
+        return (verbs + c["commands"])[:limit]
 
     # ---- outbound: what happens later -----------------------------------------------
 
@@ -293,10 +301,19 @@ class ChatCore:
             return
         names = await self._names(room)
         page = await self.gw.call("GET", f"/games/{room.game}/log", params={"after": room.seen, "limit": 200})
-        lines = [f"{names.get(e['seat'], 'the game')}: {happened(e['types'])}" for e in page["entries"]]
+        prev = ""
+        if room.seen:
+            prev = (await self.gw.call("GET", f"/games/{room.game}/view", params={"at": room.seen}))["text"]
+        lines: list[str] = []
+        for e in page["entries"]:
+            lines.append(f"{names.get(e['seat'], 'the game')}: {happened(e['types'])}")
+            text = e["view"]["text"]  # the spectator's board there: public by construction
+            before = set(prev.split("\n"))
+            lines.extend(["    " + line.strip() for line in text.split("\n") if line not in before][:CHANGED_SHOWN])
+            prev = text
         seen = page["entries"][-1]["seq"] if page["entries"] else summary["seq"]
         if lines:
-            await sink.post_room(room_id, room_reply("\n".join(lines[-LOG_SHOWN:])))
+            await sink.post_room(room_id, room_reply("what happened:", board="\n".join(lines[-4 * LOG_SHOWN:])))
         await self.rooms.set(room, seen=str(seen))
         room.seen = seen
         if page["next_after"] is not None:

@@ -51,7 +51,11 @@ def discord(reply: Reply) -> list[str]:
     if reply.board:
         fence = 8  # "```\n" + "\n```"
         for part in _chunks(reply.board.replace("```", "ʼʼʼ"), DISCORD_LIMIT - fence):
-            msgs.append(f"```\n{part}\n```")
+            block = f"```\n{part}\n```"
+            if msgs and len(msgs[-1]) + 1 + len(block) <= DISCORD_LIMIT:
+                msgs[-1] += "\n" + block  # the text and its board in one message when they fit
+            else:
+                msgs.append(block)
     return msgs or [""]
 
 

@@ -44,9 +44,10 @@ def test_discord_messages_stay_under_2000_and_keep_every_line() -> None:
     board = "\n".join(f"line {i} " + "x" * 50 for i in range(200))
     msgs = fmt.discord(Reply("room", "the *board*", board=board, mentions=("123",)))
     assert all(len(m) <= fmt.DISCORD_LIMIT for m in msgs) and len(msgs) > 5
-    assert msgs[0] == "<@123> the \\*board\\*"
-    joined = "\n".join(m.removeprefix("```\n").removesuffix("\n```") for m in msgs[1:])
+    assert msgs[0].startswith("<@123> the \\*board\\*\n```\n")
+    joined = "\n".join(m.split("```\n", 1)[1].removesuffix("\n```") for m in msgs)
     assert joined == board
+    assert fmt.discord(Reply("private", "hi", board="a\nb")) == ["hi\n```\na\nb\n```"]
     long_line = fmt.discord(Reply("room", "y" * 4500))
     assert [len(m) for m in long_line] == [2000, 2000, 500]
 

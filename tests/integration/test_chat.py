@@ -1,0 +1,326 @@
+"""Play in chat over real processes: Redis, `tablestream up`, a gateway, `tablestream chat
+serve`, and a local HTTP server standing in for Discord's and Slack's REST APIs. Requests
+are built and signed here as the platforms sign them. A whole 7 Wonders game (two users
+and a bot seat) through Discord interactions; part of a Duel through Slack's slash command;
+bad signatures, timestamps and bodies refused; no private text ever posted to a room."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+import re
+import time
+import urllib.parse
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from tests.integration.support_chat import (APP_ID, DISCORD_BOT_TOKEN, SLACK_BOT_TOKEN, FakePlatforms,
+                                            discord_headers, discord_key, slack_headers, start_chat, wait_for)
+from tests.integration.support_gateway import Deployment, deployment
+
+__all__ = ["deployment"]
+
+_ids = itertools.count(1)
+
+
+@pytest.fixture
+async def platforms() -> AsyncIterator[FakePlatforms]:
+    p = FakePlatforms()
+    await p.start()
+    try:
+        yield p
+    finally:
+        await p.stop()
+
+
+@pytest.fixture
+async def service(deployment: Deployment, platforms: FakePlatforms,
+                  request: pytest.FixtureRequest) -> AsyncIterator[tuple[str, object]]:
+    """`tablestream chat serve`; a test marked `defer_s(...)` sets TABLESTREAM_CHAT_DEFER_S."""
+    key = discord_key()
+    mark = request.node.get_closest_marker("defer_s")
+    defer = str(mark.args[0]) if mark else "2.0"
+    base = await asyncio.to_thread(start_chat, deployment, platforms.base, key, defer)
+    try:
+        yield base, key
+    finally:
+        proc = deployment.procs.pop()
+        proc.terminate()
+        try:
+            await asyncio.to_thread(proc.wait, 15)
+        except Exception:
+            proc.kill()
+            raise AssertionError("chat serve did not stop on SIGTERM: " + (deployment.logs / "chat.out").read_text())
+
+
+class DiscordUser:
+    def __init__(self, http: httpx.AsyncClient, key, fake: FakePlatforms, channel: str, uid: str, name: str,
+                 seen: list) -> None:
+        self.http, self.key, self.fake, self.channel, self.uid, self.name = http, key, fake, channel, uid, name
+        self.seen = seen  # every (audience, text) this test saw answered, for the secrecy check
+
+    def _body(self, kind: int, text: str, token: str, focused: bool = False) -> bytes:
+        opt = {"type": 3, "name": "command", "value": text, **({"focused": True} if focused else {})}
+        return json.dumps({"type": kind, "id": f"i{token}", "application_id": APP_ID, "token": token,
+                           "channel_id": self.channel, "guild_id": "g1",
+                           "member": {"user": {"id": self.uid, "username": self.name.lower(),
+                                               "global_name": self.name}},
+                           "data": {"id": "c1", "name": "ts", "type": 1, "options": [opt]}}).encode()
+
+    async def ask(self, text: str) -> list[tuple[str, str]]:
+        """The messages answering one slash command: the response, or a deferred one's
+        follow-ups (audience from the ephemeral flag)."""
+        token = f"tok{next(_ids)}"
+        body = self._body(2, text, token)
+        res = await self.http.post("/discord/interactions", content=body, headers=discord_headers(self.key, body))
+        assert res.status_code == 200, res.text
+        r = res.json()
+        if r["type"] == 4:
+            out = [("private" if r["data"].get("flags", 0) & 64 else "room", r["data"]["content"])]
+        else:
+            assert r == {"type": 5, "data": {"flags": 64}}
+            path = f"/discord/webhooks/{APP_ID}/{token}"
+            calls = await wait_for(lambda: [c for c in self.fake.calls if c.path == path and c.method == "POST"])
+            out = [("private" if c.body.get("flags", 0) & 64 else "room", c.body["content"]) for c in calls]
+        self.seen.extend(out)
+        return out
+
+    async def complete(self, text: str) -> list[str]:
+        token = f"tok{next(_ids)}"
+        body = self._body(4, text, token, focused=True)
+        res = await self.http.post("/discord/interactions", content=body, headers=discord_headers(self.key, body))
+        assert res.status_code == 200 and res.json()["type"] == 8, res.text
+        return [c["value"] for c in res.json()["data"]["choices"]]
+
+
+def _block(text: str) -> list[str]:
+    m = re.search(r"```\n(.*?)\n```", text, re.S)
+    return m.group(1).split("\n") if m else []
+
+
+def discord_room_texts(fake: FakePlatforms, seen: list, channel: str) -> list[str]:
+    """Everything the channel could see: non-ephemeral responses and follow-ups, channel messages."""
+    out = [t for a, t in seen if a == "room"]
+    for c in fake.calls:
+        if c.path.startswith("/discord/webhooks/") and c.method == "POST" and not c.body.get("flags", 0) & 64:
+            out.append(c.body["content"])
+        if c.path == f"/discord/channels/{channel}/messages":
+            out.append(c.body["content"])
+    return out
+
+
+async def test_discord_refuses_bad_signatures_timestamps_and_bodies(service, platforms: FakePlatforms) -> None:
+    base, key = service
+    other = discord_key()
+    body = b'{"type": 1, "id": "1", "application_id": "4242", "token": "t"}'
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        ok = await http.post("/discord/interactions", content=body, headers=discord_headers(key, body))
+        assert ok.status_code == 200 and ok.json() == {"type": 1}
+        good = discord_headers(key, body)
+        stale_ts = str(int(time.time()) - 3600)
+        cases = [
+            discord_headers(other, body),  # another key
+            {**good, "X-Signature-Timestamp": str(int(good["X-Signature-Timestamp"]) + 1)},  # timestamp changed
+            discord_headers(key, body, ts=stale_ts),  # correctly signed, an hour old
+            {**good, "X-Signature-Ed25519": "zz"},
+            {"Content-Type": "application/json"},
+        ]
+        for headers in cases:
+            res = await http.post("/discord/interactions", content=body, headers=headers)
+            assert res.status_code == 401, headers
+        tampered = body.replace(b'"t"', b'"u"')
+        res = await http.post("/discord/interactions", content=tampered, headers=good)
+        assert res.status_code == 401
+        junk = b"not json"
+        res = await http.post("/discord/interactions", content=junk, headers=discord_headers(key, junk))
+        assert res.status_code == 400
+    assert platforms.calls == []
+
+
+async def test_a_whole_seven_wonders_game_through_discord(service, platforms: FakePlatforms,
+                                                          deployment: Deployment) -> None:
+    base, key = service
+    seen: list[tuple[str, str]] = []
+    channel = "c-7w"
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http, \
+            httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as gw:
+        ada = DiscordUser(http, key, platforms, channel, "111", "Ada", seen)
+        bob = DiscordUser(http, key, platforms, channel, "222", "Bob", seen)
+        eve = DiscordUser(http, key, platforms, channel, "333", "Eve", seen)
+        assert (await ada.ask("help"))[0][0] == "private"
+        assert await ada.complete("bo") == ["bot", "board"]
+        opened = await ada.ask("open seven_wonders 3p")
+        assert opened[0][0] == "room" and "for 3 players" in opened[0][1]
+        gid = re.search(r"\(game ([^)]+)\)", opened[0][1]).group(1).replace("\\_", "_")  # markdown-escaped
+        assert (await ada.ask("open arkadia"))[0] == ("private", "this room already has a game "
+                                                                 f"({gid}); it must end first".replace("_", "\\_"))
+        assert (await ada.ask("join"))[0][0] == "room"
+        assert (await bob.ask("join"))[0][0] == "room"
+        assert "only the user who opened" in (await bob.ask("bot 2 greedy"))[0][1]
+        assert "no game in play" in (await eve.ask("play discard Loom"))[0][1]
+        await ada.ask("bot 2 greedy")
+        await wait_for(lambda: any("The game begins" in t for t in discord_room_texts(platforms, seen, channel)))
+        assert "you hold no seat" in (await eve.ask("hand"))[0][1]
+        assert "you hold no seat" in (await eve.ask("play discard Loom"))[0][1]
+
+        hands: set[str] = set()
+        plays: list[str] = []
+        rnd = random.Random(7)
+        typo_done = completed = False
+        deadline = asyncio.get_running_loop().time() + 600
+        while not any("Game over" in t for t in discord_room_texts(platforms, seen, channel)):
+            assert asyncio.get_running_loop().time() < deadline, "the game did not end in time"
+            acted = False
+            for user in (ada, bob):
+                (aud, text), *_ = await user.ask("moves")
+                assert aud == "private"
+                moves = _block(text)
+                if not moves:
+                    continue
+                if len(plays) % 6 == 0:
+                    (aud, text), *_ = await user.ask("hand")
+                    assert aud == "private"
+                    hands.update(line for line in _block(text) if line.startswith(("your hand:", "your choice:")))
+                if not completed:
+                    first = moves[0].split()[0]
+                    assert moves[0] in await user.complete(f"play {first} ")
+                    completed = True
+                if not typo_done:
+                    word, _, rest = moves[0].partition(" ")
+                    (aud, text), *_ = await user.ask(f"play {word}x {rest}")
+                    assert aud == "private" and "Did you mean" in text and moves[0] in text, text
+                    typo_done = True
+                move = rnd.choice(moves)
+                (aud, text), *_ = await user.ask(f"play {move}")
+                assert (aud, text) == ("private", f"done: {move}"), text
+                plays.append(move)
+                acted = True
+            if not acted:
+                await asyncio.sleep(0.2)
+        verdict = (await gw.get(f"/games/{gid}/verify")).json()
+        assert verdict.get("ok"), verdict
+        # the game ended and is no longer the room's: a new one may open
+        again = await ada.ask("open seven_wonders_duel")
+        assert again[0][0] == "room"
+    room = discord_room_texts(platforms, seen, channel)
+    assert any(t.startswith("<@111>") and "your turn" in t for t in room), "Ada was never pinged"
+    assert any(t.startswith("<@222>") or " <@222>" in t for t in room), "Bob was never pinged"
+    assert any("Age II turn 1" in t and "age started" in t for t in room), "no announcement of Age II"
+    assert any("Age III" in t for t in room)
+    assert len(plays) == 36 and hands
+    joined = "\n".join(room)
+    for secret in hands:
+        assert secret not in joined, secret
+    assert "your hand" not in joined and "your choice" not in joined and "done:" not in joined
+    bot_auth = [c.headers.get("Authorization") for c in platforms.calls if c.path.startswith("/discord/channels/")]
+    assert bot_auth and set(bot_auth) == {f"Bot {DISCORD_BOT_TOKEN}"}
+    assert DISCORD_BOT_TOKEN not in (deployment.logs / "chat.out").read_text()
+
+
+@pytest.mark.defer_s(0)
+async def test_discord_deferred_answers_go_through_the_webhook_with_their_audience(
+        service, platforms: FakePlatforms) -> None:
+    """With no time to answer at once, every command is deferred (ephemeral) and answered by
+    editing the original and posting follow-ups: the room's with flags 0, private ones 64."""
+    base, key = service
+    seen: list[tuple[str, str]] = []
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        cy = DiscordUser(http, key, platforms, "c-defer", "444", "Cy", seen)
+        dee = DiscordUser(http, key, platforms, "c-defer", "555", "Dee", seen)
+        opened = await cy.ask("open seven_wonders_duel")
+        assert opened[0][0] == "room" and "opened seven" in opened[0][1]
+        await cy.ask("join")
+        await dee.ask("join")
+        hand = await cy.ask("hand")
+        assert hand[0][0] == "private" and "your view (seat 0)" in hand[0][1]
+        helped = await dee.ask("help")
+        assert helped[0][0] == "private" and "open <game>" in helped[0][1]
+    edits = [c for c in platforms.calls if c.method == "PATCH"]
+    assert len(edits) == 5 and all(c.path.endswith("/messages/@original") for c in edits)
+    room = discord_room_texts(platforms, seen, "c-defer")
+    assert room and not any("your view" in t or "open <game>" in t for t in room)
+
+
+class SlackUser:
+    def __init__(self, http: httpx.AsyncClient, fake: FakePlatforms, channel: str, uid: str, name: str) -> None:
+        self.http, self.fake, self.channel, self.uid, self.name = http, fake, channel, uid, name
+
+    def body(self, text: str, n: int) -> bytes:
+        return urllib.parse.urlencode({
+            "token": "legacy", "team_id": "T1", "team_domain": "t", "channel_id": self.channel,
+            "channel_name": "games", "user_id": self.uid, "user_name": self.name, "command": "/ts", "text": text,
+            "api_app_id": "A1", "response_url": f"{self.fake.base}/slack/response/{n}", "trigger_id": f"tr{n}",
+        }).encode()
+
+    async def ask(self, text: str, expect: int = 1) -> list[tuple[str, str]]:
+        n = next(_ids)
+        body = self.body(text, n)
+        res = await self.http.post("/slack/events", content=body, headers=slack_headers(body))
+        assert res.status_code == 200, res.text
+        path = f"/slack/response/{n}"
+        calls = await wait_for(lambda: [c for c in self.fake.calls if c.path == path][:expect] if
+                               len([c for c in self.fake.calls if c.path == path]) >= expect else None)
+        return [(c.body["response_type"], "\n".join(b["text"]["text"] for b in c.body["blocks"])) for c in calls]
+
+
+async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms) -> None:
+    base, _ = service
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        ann = SlackUser(http, platforms, "C9", "U1", "ann")
+        ben = SlackUser(http, platforms, "C9", "U2", "ben")
+        # refused: bad signature, stale timestamp, body changed after signing
+        body = ann.body("help", 0)
+        good = slack_headers(body)
+        for headers, content in [
+            (slack_headers(body, secret="wrong"), body),
+            (slack_headers(body, ts=str(int(time.time()) - 3600)), body),
+            ({**good, "X-Slack-Request-Timestamp": str(int(good["X-Slack-Request-Timestamp"]) - 1)}, body),
+            (good, body.replace(b"help", b"hand")),
+            ({"Content-Type": "application/x-www-form-urlencoded"}, body),
+        ]:
+            res = await http.post("/slack/events", content=content, headers=headers)
+            assert res.status_code == 401, headers
+        await asyncio.sleep(0.3)
+        assert not [c for c in platforms.calls if c.path == "/slack/response/0"]
+
+        assert (await ann.ask("help"))[0][0] == "ephemeral"
+        opened = await ann.ask("open seven_wonders_duel")
+        assert opened[0][0] == "in_channel" and "for 2 players" in opened[0][1]
+        assert (await ann.ask("join"))[0][0] == "in_channel"
+        got = await ben.ask("join", expect=2)
+        assert [a for a, _ in got] == ["in_channel", "in_channel"] and "The game begins" in got[1][1]
+        board = await ann.ask("board")
+        assert board[0][0] == "in_channel" and "```" in board[0][1]
+        hand = await ann.ask("hand")
+        assert hand[0][0] == "ephemeral" and "seat 0" in hand[0][1]
+        played = 0
+        typo = False
+        while played < 6:
+            for user in (ann, ben):
+                aud, text = (await user.ask("moves"))[0]
+                assert aud == "ephemeral"
+                m = re.search(r"```\n(.*?)\n```", text, re.S)
+                if not m:
+                    continue
+                moves = [urllib.parse.unquote(x) for x in m.group(1).split("\n")]
+                if not typo:
+                    word, _, rest = moves[0].partition(" ")
+                    aud, text = (await user.ask(f"{word}x {rest}"))[0]
+                    assert aud == "ephemeral" and "Did you mean" in text, text
+                    typo = True
+                aud, text = (await user.ask(f"play {moves[-1]}"))[0]
+                assert aud == "ephemeral" and text.startswith("done:"), text
+                played += 1
+        posts = await wait_for(lambda: [c for c in platforms.calls if c.path == "/slack/api/chat.postMessage"
+                                        and "your turn" in c.body.get("text", "") + json.dumps(c.body)])
+        assert all(c.body["channel"] == "C9" for c in posts)
+        assert all(c.headers.get("Authorization") == f"Bearer {SLACK_BOT_TOKEN}" for c in posts)
+        assert any("<@U1>" in json.dumps(c.body) for c in posts) and any("<@U2>" in json.dumps(c.body) for c in posts)
+    room = [json.dumps(c.body) for c in platforms.calls
+            if (c.path.startswith("/slack/response/") and c.body.get("response_type") == "in_channel")
+            or (c.path == "/slack/api/chat.postMessage" and c.body.get("channel") == "C9")]
+    assert room and not any("done:" in t or "your view" in t or "legal commands" in t for t in room)
