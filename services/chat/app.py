@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 
 from litestar import Litestar, Request, Response, get, post
@@ -71,5 +72,6 @@ def create_app(settings: ChatSettings, redis_url: str) -> Litestar:
     async def health() -> dict:
         return {"ok": True}
 
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # its INFO lines carry URLs (Discord's interaction tokens)
     return Litestar(route_handlers=[discord_interactions, slack_events, health], lifespan=[lifespan],
-                    request_max_body_size=MAX_BODY, debug=False)
+                    request_max_body_size=MAX_BODY, debug=False, logging_config=None)
