@@ -12,8 +12,8 @@ from typing import Optional
 
 import typer
 
-from services.cli.shared import (HELP_PAGES, UNAVAILABLE, USAGE, DataDir, Exit, console, err, load_settings, run, runtime,
-                                 without_password)
+from services.cli.shared import (HELP_PAGES, UNAVAILABLE, USAGE, DataDir, Exit, console, err, load_settings, run,
+                                 runtime, without_password)
 from services.config import Settings
 
 
@@ -23,12 +23,17 @@ def up(data_dir: Optional[str] = DataDir,
                                                "e.g. on another CPU than the referee's; run one per deployment)."),
        gateway: bool = typer.Option(False, "--gateway", help="Also serve the HTTP gateway (README \"Play over "
                                                             "HTTP\"), as a child process on 127.0.0.1."),
-       gateway_port: int = typer.Option(8080, "--gateway-port", help="The gateway's TCP port (with --gateway).")) -> None:
+       gateway_port: int = typer.Option(8080, "--gateway-port", help="The gateway's TCP port (with --gateway)."),
+       metrics_port: Optional[int] = typer.Option(None, help="Serve Prometheus metrics (each shard's pending "
+                                                  "commands, referee lag, projector lag) on 127.0.0.1:PORT/metrics.")
+       ) -> None:
     """Run the referee and the projector (and with --gateway the HTTP gateway) until stopped
     (Ctrl-C or SIGTERM)."""
     if not 0 <= gateway_port <= 65535:
         raise typer.Exit(_usage("--gateway-port must be 0..65535"))
-    run(_up(load_settings(data_dir), projector, referee, gateway_port if gateway else None))
+    if metrics_port is not None and not 1 <= metrics_port <= 65535:
+        raise typer.Exit(_usage("--metrics-port must be 1..65535"))
+    run(_up(load_settings(data_dir), projector, referee, gateway_port if gateway else None, metrics_port))
 
 
 def _usage(message: str) -> int:
@@ -36,7 +41,8 @@ def _usage(message: str) -> int:
     return USAGE
 
 
-async def _up(settings: Settings, projector: bool, referee: bool = True, gateway_port: int | None = None) -> None:
+async def _up(settings: Settings, projector: bool, referee: bool = True, gateway_port: int | None = None,
+              metrics_port: int | None = None) -> None:
     if not (referee or projector):
         raise Exit(USAGE, "--no-referee and --no-projector leave nothing to run")
     stop = asyncio.Event()
@@ -47,6 +53,15 @@ async def _up(settings: Settings, projector: bool, referee: bool = True, gateway
         what = [f"referee {settings.consumer}"] * referee + ["projector"] * projector
         err.print(f"tablestream up: {' and '.join(what)} on {settings.shards} shard(s) at {without_password(rt.url)}",
                   markup=False, highlight=False)
+        if metrics_port is not None:
+            from services import metrics
+
+            try:
+                metrics.serve(rt.redis, settings.shards, metrics_port, loop)
+            except OSError as e:
+                raise Exit(UNAVAILABLE, f"--metrics-port {metrics_port}: {e.strerror or e}") from None
+            err.print(f"tablestream up: metrics on http://127.0.0.1:{metrics_port}/metrics", markup=False,
+                      highlight=False)
         if gateway_port is None:
             await stop.wait()  # a referee keeps its own heartbeat (keys.alive); a projector sets none
             return

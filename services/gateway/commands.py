@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import time
 from typing import Any
 
 import msgspec
@@ -73,14 +74,19 @@ async def run_command(g: Gateway, game_id: str, seat: int, token: str, command: 
     try:
         body = _encode(t.game, command, g.settings.max_command_bytes)
     except ApiError as e:
+        g.metrics.command(t.game.id, e.problem.code)
         raise ApiError(e.problem.code, e.problem.message, game_id=game_id) from None
     env = g.client.envelope(game_id=game_id, game_type=t.game.id, seat=seat, token=token, command=body,
                             command_id=command_id(token, key) if key is not None else None)
+    sent = time.perf_counter()
     try:
-        return await g.client.submit(env)
+        out = await g.client.submit(env)
     except (asyncio.TimeoutError, TimeoutError):
+        g.metrics.command(t.game.id, "no_outcome")
         raise ApiError("no_outcome", "the referee did not answer in time; send it again with the same "
                        "Idempotency-Key to learn its outcome", game_id=game_id, command_id=env.command_id) from None
+    g.metrics.command(t.game.id, "accepted" if isinstance(out, Accepted) else out.code, time.perf_counter() - sent)
+    return out
 
 
 def check_key(key: str | None) -> str | None:

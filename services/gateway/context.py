@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import redis.asyncio as aioredis
 from litestar import Request
@@ -10,6 +10,7 @@ from litestar import Request
 from events.store import EventStore
 from services.client import Client
 from services.config import Settings
+from services.gateway.metrics import GatewayMetrics
 from services.gateway.notices import Notices
 from services.gateway.tables import Tables
 
@@ -26,6 +27,8 @@ class Gateway:
     """The `updated:{s}` notices, fanned out to the sockets watching each game."""
     sockets: int = 0
     """Open WebSockets (for metrics)."""
+    metrics: GatewayMetrics = field(default_factory=GatewayMetrics)
+    """This process's command counter and latency histogram (GET /metrics)."""
 
 
 def gw(request: Request) -> Gateway:
