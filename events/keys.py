@@ -126,6 +126,13 @@ def quarantine(s: int) -> str:
     return f"quarantine:{{{s}}}"
 
 
+def archived(s: int) -> str:
+    """Hash of the games of shard `s` moved to an archive folder (`tablestream archive`):
+    game id -> JSON {file, seq, hash} of its archive file. All that Redis keeps of such a
+    game; `restore` removes it."""
+    return f"archived:{{{s}}}"
+
+
 def stats(game_type: str) -> str:
     """Statistics of one game type, aggregated over every shard."""
     return f"stats:{game_type}"

@@ -43,7 +43,7 @@ async def verify_games(redis: aioredis.Redis, store: EventStore, game_ids: list[
             continue
         s = store.shard(g)
         if s not in pending:
-            pending[s] = await _pending(redis, s)
+            pending[s] = await unprojected(redis, s)
         views, row, length = await _stored(redis, s, game, g, envs)
         out[g] = audit(game, envs, views, row)
         if reason := await redis.hget(keys.quarantine(s), g):
@@ -51,7 +51,7 @@ async def verify_games(redis: aioredis.Redis, store: EventStore, game_ids: list[
         lag = projection(game, envs, views, row, _projected_to(envs, pending[s].get(g)), length)
         if lag:  # the feed was read before this log: read both again, the log first
             envs = await store.read(g)
-            fresh = await _pending(redis, s)
+            fresh = await unprojected(redis, s)
             views, row, length = await _stored(redis, s, game, g, envs)
             lag = projection(game, envs, views, row, _projected_to(envs, fresh.get(g)), length)
         out[g] += lag
@@ -74,7 +74,7 @@ async def _stored(redis: aioredis.Redis, s: int, game: GameDef, g: str,
     return views, row, await redis.xlen(keys.log(s, g))
 
 
-async def _pending(redis: aioredis.Redis, s: int) -> dict[str, int]:
+async def unprojected(redis: aioredis.Redis, s: int) -> dict[str, int]:
     """Per game, the lowest seq in shard `s`'s feed after the live projector's checkpoint
     (the whole feed if no projector ever ran): what it has still to project."""
     got = await redis.get(keys.checkpoint(s, LIVE))

@@ -16,7 +16,7 @@ from games.contract import GameDef
 from projections.board import decode_doc, doc
 from projections.stats import aggregate, decode_row, latency_summary, option_text, parse_option, select
 from projections.table import advance, command_end, empty
-from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, console, err, facet_words, fail, game_def,
+from services.cli.shared import (FAILED, NOT_FOUND, USAGE, ArchiveDir, DataDir, Exit, console, err, facet_words, fail, game_def,
                                  game_of, load_settings, players_problem, print_json, run, runtime)
 from services.config import Settings
 
@@ -71,18 +71,19 @@ def replay(game_id: str = typer.Argument(..., help="Game id."),
            seat: Optional[int] = typer.Option(None, "--as", help="Seat to view as (default: spectator)."),
            as_json: bool = typer.Option(False, "--json", help="Print the view document as JSON."),
            legend: bool = Legend,
+           archive: Optional[Path] = ArchiveDir,
            data_dir: Optional[str] = DataDir) -> None:
     """Show the board at any point of the log, as that seat (or a spectator) saw it then."""
-    run(_replay(load_settings(data_dir), game_id, at, seat, as_json, legend))
+    run(_replay(load_settings(data_dir), game_id, at, seat, as_json, legend, archive))
 
 
 async def _replay(settings: Settings, game_id: str, at: int | None, seat: int | None, as_json: bool,
-                  legend: bool = False) -> None:
+                  legend: bool = False, archive: Path | None = None) -> None:
     if at is not None and at < 1:
         raise Exit(USAGE, "--at is a log position, 1 or more (1: the game's opening)")
 
     async with runtime(settings) as rt:
-        game, envs = await game_of(rt, game_id)
+        game, envs = await game_of(rt, game_id, archive)
     if at is not None:
         at = command_end(envs, at)  # inside a command: the board once that command was applied
     upto = [e for e in envs if at is None or e.seq <= at]
@@ -128,24 +129,31 @@ async def _moves(settings: Settings, game_id: str, seat: int, as_json: bool) -> 
 
 
 def verify(game_id: Optional[str] = typer.Argument(None, help="Game id."),
-           all_games: bool = typer.Option(False, "--all", help="Verify every game."),
+           all_games: bool = typer.Option(False, "--all", help="Verify every game (with --archive: the archived too)."),
+           archive: Optional[Path] = ArchiveDir,
            data_dir: Optional[str] = DataDir) -> None:
     """Check hash chains, seed commitments against the logged deals, and replay = stored views and result."""
     if not game_id and not all_games:
         err.print("give a GAME id or --all")
         raise typer.Exit(USAGE)
-    run(_verify(load_settings(data_dir), game_id, all_games))
+    run(_verify(load_settings(data_dir), game_id, all_games, archive))
 
 
-async def _verify(settings: Settings, game_id: str | None, all_games: bool) -> None:
+async def _verify(settings: Settings, game_id: str | None, all_games: bool, archive: Path | None = None) -> None:
     # Imported here: verify reads the stored views through the projector's module (about a second).
+    from services.archive import archived_ids, verify_archived
     from services.verify import all_game_ids, verify_games
 
     async with runtime(settings) as rt:
         ids = await all_game_ids(rt.store, settings.shards) if all_games else [game_id or ""]
         if not all_games and not await rt.store.read(ids[0]):
-            raise Exit(NOT_FOUND, f"no game {ids[0]!r}")
+            await game_of(rt, ids[0], archive)  # not archived either: says so
+            ids = []
         found = await verify_games(rt.redis, rt.store, ids)
+    if archive is not None:  # the archived games Redis does not hold (a restored one is judged there)
+        for g in (archived_ids(archive) if all_games else [game_id or ""] if not ids else []):
+            if g not in found:
+                found[g] = verify_archived(archive, g)
     bad = 0
     for g, problems in found.items():
         if problems:
@@ -168,6 +176,7 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
                                                 "3); an option the game was opened without (edifice) counts as "
                                                 "false, the others as their default."),
           as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
+          archive: Optional[Path] = ArchiveDir,
           data_dir: Optional[str] = DataDir) -> None:
     """Statistics of finished games: wins by facet (e.g. wonder and side), scores, length, latency.
 
@@ -192,17 +201,25 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
             raise typer.BadParameter(f"{text!r} is no value of {g.id}'s option {key!r}: {e}",
                                      param_hint="--option") from None
         wanted.append((key, value))
-    run(_stats(load_settings(data_dir), g, as_json, players, wanted))
+    run(_stats(load_settings(data_dir), g, as_json, players, wanted, archive))
 
 
 async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int | None = None,
-                 wanted: list[tuple[str, Any]] | None = None) -> None:
+                 wanted: list[tuple[str, Any]] | None = None, archive: Path | None = None) -> None:
     async with runtime(settings) as rt:
-        rows = [decode_row(v) for v in (await rt.redis.hgetall(keys.stats(game.id))).values()]
+        stored = {g.decode(): decode_row(v) for g, v in (await rt.redis.hgetall(keys.stats(game.id))).items()}
         hist: dict[bytes, int] = {}  # every shard's histogram, summed
         for shard in range(settings.shards):
             for bound, n in (await rt.redis.hgetall(keys.latency(shard, game.id))).items():
                 hist[bound] = hist.get(bound, 0) + int(n)
+    if archive is not None:  # each game once: a game both archived and (still or again) in Redis counts once
+        from services.archive import archived_rows
+
+        try:
+            stored = {**archived_rows(archive, game.id), **stored}
+        except ValueError as e:
+            raise Exit(FAILED, str(e)) from None
+    rows = list(stored.values())
     filtered = players is not None or bool(wanted)
     if filtered:
         rows = select(rows, players, wanted or [])
@@ -288,29 +305,14 @@ def import_(file: Path = typer.Argument(..., help="JSON lines written by `export
 
 
 async def _import(settings: Settings, file: Path) -> None:
-    dec = msgspec.json.Decoder(Envelope)
+    from services.archive import parse_log
+
     try:
-        lines = file.read_bytes().splitlines()
+        envs = parse_log(file.read_bytes(), str(file))
     except OSError as e:
         raise Exit(USAGE, f"cannot read {file}: {e}") from None
-    envs: list[Envelope] = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            env = dec.decode(line)
-        except (msgspec.ValidationError, msgspec.DecodeError) as e:
-            raise Exit(USAGE, f"{file}, line {n}: not an envelope as `export` writes them: {e}") from None
-        # a log is one game's envelopes in seq order 1, 2, ...: a missing, repeated or
-        # moved line, or one of another game, would otherwise be refused by the store
-        if envs and env.game_id != envs[0].game_id:
-            raise Exit(USAGE, f"{file}, line {n}: game {env.game_id!r} in a log of {envs[0].game_id!r}")
-        if env.seq != len(envs) + 1:
-            raise Exit(USAGE, f"{file}, line {n}: seq {env.seq} where seq {len(envs) + 1} belongs "
-                              "(a line is missing, repeated or out of order)")
-        envs.append(env)
-    if not envs:
-        raise Exit(USAGE, "the file holds no envelopes")
+    except ValueError as e:
+        raise Exit(USAGE, str(e)) from None
     gid = envs[0].game_id
     async with runtime(settings) as rt:
         res = await rt.store.append(gid, expected=0, command_id=f"import:{gid}:{envs[-1].hash[:16]}",

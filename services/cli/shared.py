@@ -14,6 +14,7 @@ import os
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -40,6 +41,9 @@ err = Console(stderr=True)
 # a type column with `<bool>` beside every flag, -h and --help included, as if each took a
 # value. -h is --help.
 HELP_PAGES: dict[str, Any] = {"rich_markup_mode": None, "context_settings": {"help_option_names": ["-h", "--help"]}}
+
+ArchiveDir = typer.Option(None, "--archive", metavar="DIR",
+                          help="Also read the games archived in this folder (`tablestream archive --dir`).")
 
 DataDir = typer.Option(None, "--data-dir", help="Embedded Redis folder when REDIS_URL is unset (default ./.tablestream).")
 
@@ -232,10 +236,24 @@ def print_json(obj: Any) -> None:
     sys.stdout.flush()
 
 
-async def game_of(rt: Runtime, game_id: str) -> tuple[GameDef, list[Envelope]]:
-    """A game's type and whole log, or exit 3."""
+async def game_of(rt: Runtime, game_id: str, archive: Path | None = None) -> tuple[GameDef, list[Envelope]]:
+    """A game's type and whole log, from Redis or else from the archive folder `archive`;
+    exit 3 if neither has it (naming its archive file if it was archived)."""
     envs = await rt.store.read(game_id)
+    if not envs and archive is not None:
+        from services.archive import read_archived  # imported here: it loads the projector
+
+        try:
+            envs = read_archived(archive, game_id) or []
+        except ValueError as e:
+            raise Exit(FAILED, str(e)) from None
     if not envs:
+        stone = await rt.redis.hget(keys.archived(rt.store.shard(game_id)), game_id)
+        if stone is not None:
+            name = msgspec.json.decode(stone).get("file", "")
+            raise Exit(NOT_FOUND, f"game {game_id!r} was archived (file {name}"
+                                  + (f", not in {archive}" if archive is not None else "")
+                                  + "): `restore` it, or give replay, verify or stats --archive DIR")
         raise Exit(NOT_FOUND, f"no game {game_id!r}")
     return game_def(envs[0].game_type), envs
 
