@@ -164,7 +164,8 @@ def shards() -> str:
 
 def lobby(s: int, game_id: str) -> str:
     """Hash of a lobby (the gateway's): the game's spec, the host token's hash, each taken
-    seat (`seat:<i>`: name, token hash, bot kind), a bot seat's token (`bot:<i>`), and
+    seat (`seat:<i>`: name, token hash, bot kind, identity), a bot seat's token (`bot:<i>`),
+    an offered seat's token until its identity's event stream hands it over (`offer:<i>`), and
     `started` once the game was opened. On the game's shard."""
     return f"lobby:{{{s}}}:{game_id}"
 
@@ -192,3 +193,28 @@ def chat_rooms() -> str:
     """Set of the chat rooms with a game in play ("<platform> <room>"), which the chat
     service watches for turns and announcements."""
     return "chatrooms"
+
+
+def identities() -> str:
+    """Stream (append-only) of identity creations (the gateway's `POST /identities`): id,
+    name, kind (bot or player), the token's SHA-256, the time. Never trimmed: it is the
+    record identities are kept by."""
+    return "identities"
+
+
+def identity(identity_id: str) -> str:
+    """Hash of one identity, as its creation event recorded it: `name`, `kind`, `hash`
+    (the token's SHA-256; the token itself is never stored)."""
+    return f"identity:{identity_id}"
+
+
+def identity_seats(identity_id: str) -> str:
+    """Set of the seats ("<seat>:<game id>") claimed by or offered to an identity (each
+    recorded in `claims(s)` first): the games its event stream watches."""
+    return f"identity:{identity_id}:seats"
+
+
+def claims(s: int) -> str:
+    """Stream (append-only) of the seat claims and offers of identities on shard `s`:
+    identity, game id, seat, how (claimed, offered), the time."""
+    return f"claims:{{{s}}}"

@@ -19,7 +19,7 @@ from litestar.openapi import OpenAPIConfig
 from events.store import EventStore
 from services.client import Client
 from services.config import Settings
-from services.gateway import catalog, commands, games, history, lobby, metrics, socket
+from services.gateway import catalog, commands, games, history, identities, identity_events, lobby, metrics, socket
 from services.gateway.notices import Notices
 from services.gateway.botseats import BotWorker
 from services.gateway.context import Gateway
@@ -57,7 +57,8 @@ def create_app(settings: Settings, url: str) -> Litestar:
 
     return Litestar(
         route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES, *history.ROUTES, *lobby.ROUTES, *socket.ROUTES,
-                      *metrics.ROUTES],
+                      *metrics.ROUTES,
+                      *identities.ROUTES, *identity_events.ROUTES],
         lifespan=[lifespan],
         exception_handlers={ApiError: on_api_error, HTTPException: on_http_error, Exception: on_unexpected},
         request_max_body_size=settings.gateway_max_body,

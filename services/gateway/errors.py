@@ -29,6 +29,7 @@ STATUS: dict[str, int] = {
     "unknown_game": 404,
     "unknown_game_type": 404,
     "unknown_lobby": 404,
+    "unknown_identity": 404,
     "method_not_allowed": 405,
     "command_id_reused": 409,
     "game_exists": 409,

@@ -23,19 +23,19 @@ from events.envelope import Accepted
 from games.contract import GameDef
 from services import protocol
 from services.bots.policies import BOTS
-from services.gateway import auth
+from services.gateway import auth, identities
 from services.gateway.catalog import lookup
 from services.gateway.context import gw
 from services.gateway.errors import ApiError
 from services.gateway.games import OpenGame, resolve_options
-
-MAX_NAME_CHARS = 40
 
 
 class LobbySeat(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     seat: int
     name: str | None = None
     bot: str | None = None
+    identity: str | None = None
+    """The identity (id) the seat was claimed by or offered to."""
 
 
 class Lobby(msgspec.Struct, frozen=True, kw_only=True):
@@ -54,7 +54,8 @@ class OpenedLobby(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    name: str
+    name: str | None = None
+    """A display name; with an identity token, none: the identity's name."""
     seat: int | None = None
     """A given seat; none: the first free one."""
 
@@ -64,6 +65,12 @@ class Claimed(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     token: str
     started: bool
+
+
+class Offer(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    seat: int
+    identity: str
+    """The id of the identity the seat is offered to (bound to it at once)."""
 
 
 class BotSeat(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -91,6 +98,7 @@ class _Taken(msgspec.Struct, frozen=True, omit_defaults=True):
     hash: str = ""
     bot: str = ""
     token: str = ""
+    identity: str = ""
 
 
 def _key(request: Request, game_id: str) -> str:
@@ -154,7 +162,8 @@ async def get_lobby(request: Request, game_id: str) -> Lobby:
 
 async def _lobby(request: Request, game_id: str) -> Lobby:
     spec, fields = await _load(request, game_id)
-    seats = [LobbySeat(seat=i, name=t.name or None, bot=t.bot or None) if t is not None else LobbySeat(seat=i)
+    seats = [LobbySeat(seat=i, name=t.name or None, bot=t.bot or None, identity=t.identity or None)
+             if t is not None else LobbySeat(seat=i)
              for i, t in enumerate(_taken(fields, spec.players))]
     return Lobby(game_id=game_id, game_type=spec.game_type, players=spec.players, seats=seats,
                  started=b"started" in fields)
@@ -169,23 +178,51 @@ async def _take(request: Request, game_id: str, spec: _Spec, want: int | None, t
     return None
 
 
-@post("/lobbies/{game_id:str}/seats", status_code=201, summary="Claim a seat by display name; returns its token")
+@post("/lobbies/{game_id:str}/seats", status_code=201,
+      summary="Claim a seat by display name or identity token; returns its seat token")
 async def claim_seat(request: Request, game_id: str, data: Claim) -> Claimed:
     spec, fields = await _load(request, game_id)
-    name = data.name.strip()
-    if not 0 < len(name) <= MAX_NAME_CHARS or not name.isprintable():
-        raise ApiError("malformed", f"a display name is 1-{MAX_NAME_CHARS} printable characters", game_id=game_id)
+    token_of_identity = auth.bearer(request)
+    ident = None if token_of_identity is None else await identities.require_identity(gw(request), token_of_identity)
+    if data.name is None and ident is None:
+        raise ApiError("malformed", "a claim needs a display name or an identity token", game_id=game_id)
+    name = identities.check_name(data.name if data.name is not None else ident.name, game_id)  # type: ignore[union-attr]
     want = None if data.seat is None else _seat(data.seat, spec.players)
     token = protocol.new_token()
-    seat = await _take(request, game_id, spec, want, _Taken(name=name, hash=protocol.token_hash(token)))
+    taken = _Taken(name=name, hash=protocol.token_hash(token), identity=ident.id if ident else "")
+    seat = await _take(request, game_id, spec, want, taken)
     if seat is None:
         raise ApiError("seat_taken" if want is not None else "lobby_full",
                        "that seat is taken" if want is not None else "every seat is taken", game_id=game_id)
+    if ident is not None:
+        await identities.record_seat(gw(request), ident, game_id, seat, "claimed")
     try:
         started = await _start_if_full(request, game_id)
     except ApiError:  # the seat is the claimer's all the same: the lobby records why the game did not open
         started = False
     return Claimed(game_id=game_id, seat=seat, token=token, started=started)
+
+
+@post("/lobbies/{game_id:str}/offers", status_code=201,
+      summary="Host: offer a seat to an identity; its event stream hands the seat token over once")
+async def offer_seat(request: Request, game_id: str, data: Offer) -> Lobby:
+    spec, fields = await _load(request, game_id)
+    _host(request, fields, game_id)
+    seat = _seat(data.seat, spec.players)
+    g = gw(request)
+    fields_of = await g.redis.hgetall(keys.identity(data.identity)) if 0 < len(data.identity) <= 40 else {}
+    if b"name" not in fields_of:
+        raise ApiError("unknown_identity", "no such identity", game_id=game_id)
+    ident = identities.Identity(id=data.identity, name=fields_of[b"name"].decode(), kind=fields_of[b"kind"].decode())
+    token = protocol.new_token()
+    await g.redis.hset(_key(request, game_id), f"offer:{seat}", token)  # kept until its stream hands it over
+    if await _take(request, game_id, spec, seat, _Taken(name=ident.name, hash=protocol.token_hash(token),
+                                                         identity=ident.id)) is None:
+        await g.redis.hdel(_key(request, game_id), f"offer:{seat}")
+        raise ApiError("seat_taken", "that seat is taken", game_id=game_id)
+    await identities.record_seat(g, ident, game_id, seat, "offered")
+    await _start_if_full(request, game_id)
+    return await _lobby(request, game_id)
 
 
 @post("/lobbies/{game_id:str}/bots", status_code=201, summary="Host: give a seat to a bot kind (random, greedy)")
@@ -243,7 +280,7 @@ async def _start_if_full(request: Request, game_id: str) -> bool:
     return True
 
 
-ROUTES = [open_lobby, get_lobby, claim_seat, give_to_bot, start_lobby]
+ROUTES = [open_lobby, get_lobby, claim_seat, offer_seat, give_to_bot, start_lobby]
 
 
 async def seat_record(r: Any, s: int, game_id: str, seat: int) -> _Taken:
@@ -252,3 +289,13 @@ async def seat_record(r: Any, s: int, game_id: str, seat: int) -> _Taken:
     if data is None:
         raise LookupError(f"no seat {seat} in lobby {game_id!r}")
     return msgspec.json.decode(data, type=_Taken)
+
+
+async def hand_over(r: Any, s: int, game_id: str, seat: int) -> str | None:
+    """The seat token an offered seat kept for its identity, once: the reader whose HDEL
+    removed it gets it, every later reader None."""
+    key = keys.lobby(s, game_id)
+    token = await r.hget(key, f"offer:{seat}")
+    if token is None or not await r.hdel(key, f"offer:{seat}"):
+        return None
+    return token.decode()

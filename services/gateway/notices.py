@@ -22,8 +22,9 @@ class Notices:
         self.shards = shards
         self.watchers: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
 
-    def watch(self, game_id: str) -> asyncio.Event:
-        ev = asyncio.Event()
+    def watch(self, game_id: str, ev: asyncio.Event | None = None) -> asyncio.Event:
+        """An event set on the game's next notice (`ev`, or a new one: one event may watch many games)."""
+        ev = ev if ev is not None else asyncio.Event()
         self.watchers[game_id].add(ev)
         return ev
 
