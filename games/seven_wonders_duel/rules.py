@@ -12,6 +12,7 @@ as an open decision (§8, §12), and finally the next turn, the next age's start
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import get_args
 
 from msgspec.structs import replace
 
@@ -421,3 +422,4 @@ _DECIDE = {
     ChooseStartPlayer: choose_start_player,
 }
 """One handler per command type (a dictionary: isinstance on Struct classes is slow)."""
+assert set(_DECIDE) == set(get_args(Command_)), "every command needs its handler"
