@@ -1027,7 +1027,7 @@ def test_15_5_choices_pay_without_waste_when_an_exact_payment_exists() -> None:
 def test_15_8_choices_offer_the_most_points_within_the_budget() -> None:
     """§15 #8, #9: any budget of 2 or more is met exactly (a leftover point turns a
     reliquary into ornament + ceramic + book)."""
-    from games.ora_et_labora.functions import _point_mixes
+    from games.ora_et_labora.function_choices import _point_mixes
 
     for budget in range(2, 40):
         best = _point_mixes(budget)[0]
