@@ -3,7 +3,7 @@
 The interface adapters build on (stable; see README "Play in chat"):
 
 * `services.chat.model`: `Message(platform, room, user, display_name, text, message_id=None)`
-  in; `Reply(audience="room"|"private", text, user=None, board=None, mentions=())` out;
+  in; `Reply(audience="room"|"private", text, user=None, board=None, mentions=(), choices=())` out;
   `Sink` protocol: `async post_room(room, reply)`, `async post_private(user, reply)`.
 * `services.chat.core.ChatCore(redis, gateway_url, sinks={platform: Sink}, poll_s=0.5)`:
   `await core.handle(msg) -> list[Reply]`; `await core.complete(platform, room, user, text)

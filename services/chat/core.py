@@ -34,6 +34,8 @@ log = logging.getLogger("tablestream.chat")
 
 MAX_MOVES_SHOWN = 40
 LOG_SHOWN = 10
+MAX_CHOICES = 5
+"""Legal commands a `moves` reply offers as buttons where the platform has them (Slack)."""
 CHANGED_SHOWN = 8
 """An announcement shows, under each log position, at most this many lines of the public board that changed."""
 
@@ -200,7 +202,8 @@ class ChatCore:
             return [private(msg, "it is not your turn")]
         texts = [m["text"] for m in moves["moves"]]
         more = f"\n… and {len(texts) - MAX_MOVES_SHOWN} more" if len(texts) > MAX_MOVES_SHOWN else ""
-        return [private(msg, f"your {len(texts)} legal commands:", board="\n".join(texts[:MAX_MOVES_SHOWN]) + more)]
+        return [Reply("private", f"your {len(texts)} legal commands:", user=msg.user,
+                      board="\n".join(texts[:MAX_MOVES_SHOWN]) + more, choices=tuple(texts[:MAX_CHOICES]))]
 
     async def _do_hand(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
         s, refusal = self._seated(msg, room)

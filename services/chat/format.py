@@ -12,7 +12,8 @@ from services.chat.model import Reply
 DISCORD_LIMIT = 2000
 SLACK_BLOCK_LIMIT = 3000
 SLACK_MESSAGE_LIMIT = 40_000
-MATRIX_LIMIT = 32_000  # characters of the HTML body: with the plain body, well under 64 KiB
+MATRIX_LIMIT = 32_000
+SLACK_PLAY_ACTION = "ts_play_"  # characters of the HTML body: with the plain body, well under 64 KiB
 
 
 def _chunks(text: str, limit: int) -> list[str]:
@@ -80,6 +81,10 @@ def slack(reply: Reply) -> list[dict]:
             break
         total += len(t)
         blocks.append({"type": "section", "text": {"type": "mrkdwn", "text": t}})
+    if reply.choices:  # buttons: pressing one plays that command (services/chat/slack.py)
+        blocks.append({"type": "actions", "elements": [
+            {"type": "button", "action_id": f"{SLACK_PLAY_ACTION}{i}", "value": c[:2000],
+             "text": {"type": "plain_text", "text": c[:75]}} for i, c in enumerate(reply.choices[:5])]})
     return blocks
 
 

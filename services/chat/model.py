@@ -30,13 +30,15 @@ class Reply:
     """Something to show. `audience="private"` goes only to `user` (an ephemeral reply or a
     direct message), never to the room. `text` is plain prose (no markup: formatters escape
     it); `board` is preformatted text (a view's render) shown monospaced; `mentions` are
-    platform user ids to ping (turn pings), rendered as each platform's mention."""
+    platform user ids to ping (turn pings), rendered as each platform's mention; `choices`
+    are game commands a platform may offer as buttons (pressing one plays it, as `play`)."""
 
     audience: Audience
     text: str
     user: str | None = None
     board: str | None = None
     mentions: tuple[str, ...] = field(default=())
+    choices: tuple[str, ...] = field(default=())
 
 
 class Sink(Protocol):

@@ -4,13 +4,15 @@ Bolt checks every request's signing-secret signature (`v0=HMAC-SHA256(secret,
 "v0:{ts}:{body}")`, timestamp within 5 minutes) and refuses anything else with 401. The
 slash command (`/ts <line>`, SLACK_COMMAND) is acknowledged at once; its replies go back
 through the request's response_url: `response_type="ephemeral"` for private ones (only the
-sender sees them), `"in_channel"` for the room's. Later posts go through chat.postMessage at
+sender sees them), `"in_channel"` for the room's. A `moves` reply carries buttons for a few
+legal commands (interactivity): pressing one plays it for the user who pressed it. Later posts go through chat.postMessage at
 SLACK_API_BASE: to the channel, or to the user's id (a direct message) when private.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 
 from slack_bolt.async_app import AsyncApp
 from slack_bolt.request.async_request import AsyncBoltRequest
@@ -54,6 +56,19 @@ def bolt_app(settings: ChatSettings, core: ChatCore, client: AsyncWebClient) -> 
         msg = Message(PLATFORM, command.get("channel_id", ""), command.get("user_id", ""),
                       command.get("user_name", "") or command.get("user_id", ""), command.get("text", ""),
                       message_id=command.get("trigger_id"))
+        for reply in await core.handle(msg):
+            await respond(text=fmt.slack_text(reply), blocks=fmt.slack(reply),
+                          response_type="ephemeral" if reply.audience == "private" else "in_channel",
+                          replace_original=False)
+
+    @app.action(re.compile(f"^{fmt.SLACK_PLAY_ACTION}[0-4]$"))
+    async def on_button(ack, body, action, respond) -> None:  # type: ignore[no-untyped-def]
+        """A `moves` reply's button: plays its command for the user who pressed it."""
+        await ack()
+        user = body.get("user") or {}
+        msg = Message(PLATFORM, (body.get("channel") or {}).get("id", ""), user.get("id", ""),
+                      user.get("username") or user.get("name") or user.get("id", ""),
+                      "play " + str(action.get("value", "")), message_id=body.get("trigger_id"))
         for reply in await core.handle(msg):
             await respond(text=fmt.slack_text(reply), blocks=fmt.slack(reply),
                           response_type="ephemeral" if reply.audience == "private" else "in_channel",

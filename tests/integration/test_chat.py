@@ -265,7 +265,25 @@ class SlackUser:
         path = f"/slack/response/{n}"
         calls = await wait_for(lambda: [c for c in self.fake.calls if c.path == path][:expect] if
                                len([c for c in self.fake.calls if c.path == path]) >= expect else None)
-        return [(c.body["response_type"], "\n".join(b["text"]["text"] for b in c.body["blocks"])) for c in calls]
+        return [(c.body["response_type"], "\n".join(b["text"]["text"] for b in c.body["blocks"] if "text" in b))
+                for c in calls]
+
+
+    async def press(self, value: str, action_id: str = "ts_play_0") -> tuple[str, str]:
+        """A button of a reply pressed by this user: a signed block_actions payload."""
+        n = next(_ids)
+        payload = {"type": "block_actions", "user": {"id": self.uid, "username": self.name, "team_id": "T1"},
+                   "api_app_id": "A1", "token": "legacy", "trigger_id": f"tr{n}", "team": {"id": "T1"},
+                   "channel": {"id": self.channel, "name": "games"},
+                   "container": {"type": "message", "message_ts": "1.0", "channel_id": self.channel},
+                   "response_url": f"{self.fake.base}/slack/response/{n}",
+                   "actions": [{"action_id": action_id, "block_id": "b1", "type": "button", "value": value,
+                                "text": {"type": "plain_text", "text": value}, "action_ts": "1.0"}]}
+        body = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
+        res = await self.http.post("/slack/events", content=body, headers=slack_headers(body))
+        assert res.status_code == 200, res.text
+        c = (await wait_for(lambda: [c for c in self.fake.calls if c.path == f"/slack/response/{n}"]))[0]
+        return c.body["response_type"], "\n".join(b["text"]["text"] for b in c.body["blocks"] if "text" in b)
 
 
 async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms) -> None:
@@ -316,6 +334,23 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms) -
                 aud, text = (await user.ask(f"play {moves[-1]}"))[0]
                 assert aud == "ephemeral" and text.startswith("done:"), text
                 played += 1
+        # interactivity: a `moves` reply's buttons play for whoever presses them, never for another
+        pressed = False
+        while not pressed:
+            for user in (ann, ben):
+                n_before = len(platforms.calls)
+                aud, text = (await user.ask("moves"))[0]
+                reply = next(c for c in platforms.calls[n_before:] if c.path.startswith("/slack/response/"))
+                buttons = [e for b in reply.body["blocks"] if b["type"] == "actions" for e in b["elements"]]
+                if not buttons:
+                    continue
+                outsider = SlackUser(http, platforms, "C9", "U3", "cat")
+                assert await outsider.press(buttons[0]["value"]) == ("ephemeral",
+                                                                      "you hold no seat in this game")
+                aud, text = await user.press(buttons[0]["value"])
+                assert (aud, text) == ("ephemeral", f"done: {buttons[0]['value']}"), text
+                pressed = True
+                break
         posts = await wait_for(lambda: [c for c in platforms.calls if c.path == "/slack/api/chat.postMessage"
                                         and "your turn" in c.body.get("text", "") + json.dumps(c.body)])
         assert all(c.body["channel"] == "C9" for c in posts)

@@ -68,3 +68,12 @@ def test_matrix_html_escapes_and_pills() -> None:
     assert body == '<a href="https://matrix.to/#/@ada:x">Ada</a> &lt;b&gt;<pre><code>a&lt;b</code></pre>'
     _, big = fmt.matrix(Reply("room", "", board="q\n" * 40_000))
     assert len(big) <= fmt.MATRIX_LIMIT
+
+
+def test_slack_offers_choices_as_buttons_carrying_the_command() -> None:
+    blocks = fmt.slack(Reply("private", "moves", user="U1", choices=tuple(f"build Card {i}" for i in range(7))))
+    actions = [b for b in blocks if b["type"] == "actions"]
+    assert len(actions) == 1 and len(actions[0]["elements"]) == 5
+    assert [e["value"] for e in actions[0]["elements"]] == [f"build Card {i}" for i in range(5)]
+    assert {e["action_id"] for e in actions[0]["elements"]} == {f"ts_play_{i}" for i in range(5)}
+    assert not [b for b in fmt.slack(Reply("room", "x")) if b["type"] == "actions"]
