@@ -43,11 +43,11 @@ def create_app(settings: ChatSettings, redis_url: str) -> Litestar:
             yield
         finally:
             watcher.cancel()
-            with contextlib.suppress(BaseException):
-                await watcher
-            for close in closers:
-                await close()
-            await r.aclose()
+            with contextlib.suppress(BaseException):  # every step bounded: SIGTERM must stop the service
+                await asyncio.wait_for(watcher, 3)
+            for close in (*closers, r.aclose):
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(close(), 3)
 
     @post("/discord/interactions", status_code=200)
     async def discord_interactions(request: Request) -> Response[dict]:
