@@ -15,13 +15,14 @@ import zlib
 from events.envelope import Seat
 
 
-GAME_ID_MAX = 64
-"""The longest game id a new game may have."""
-_GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}" % (GAME_ID_MAX - 1))
+GAME_ID_MAX = 100
+"""The longest game id; the one syntax of a game id for every door (CLI, stream, gateway)."""
+GAME_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,%d}" % (GAME_ID_MAX - 1)
+_GAME_ID = re.compile(GAME_ID_PATTERN)
 
 
 def game_id_problem(game_id: str) -> str | None:
-    """Why `game_id` cannot name a new game, or None if it can: 1-64 ASCII letters,
+    """Why `game_id` cannot name a game, or None if it can: 1-100 ASCII letters,
     digits, "_", "." and "-", starting with a letter or digit. Ids are parts of key names,
     lines of logs and words of commands: no braces (a cluster hash tag), no spaces, tabs,
     newlines or ":" (a key's separator), no leading "-" (read as an option)."""

@@ -115,11 +115,11 @@ def entry_fingerprint(fields: Mapping[bytes, bytes]) -> str:
 
 
 # ---------------------------------------------------------------- bounds of an entry
-GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
-"""The syntax of a game id: 1-100 characters, ASCII letters, digits, "_", "." and "-",
+GAME_ID = re.compile(keys.GAME_ID_PATTERN)
+"""The syntax of a game id (events/keys.py, one definition for every door): 1-100 characters, ASCII letters, digits, "_", "." and "-",
 beginning with a letter or digit (no blanks, no braces, nothing a key or a shell reads
 specially)."""
-GAME_ID_RULE = "1-100 characters of A-Z a-z 0-9 _ . -, the first a letter or digit"
+GAME_ID_RULE = f"1-{keys.GAME_ID_MAX} characters of A-Z a-z 0-9 _ . -, the first a letter or digit"
 NAME = re.compile(r"[!-z|~]{1,128}")
 """Command ids, reply streams (client ids) and game types: 1-128 printable ASCII
 characters, no blank and no brace."""

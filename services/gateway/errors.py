@@ -40,6 +40,7 @@ STATUS: dict[str, int] = {
     "oversized": 413,
     "rate_limited": 429,
     "dead_letter": 503,
+    "broken_log": 503,
     "wrong_shard": 503,
     "no_outcome": 504,
     "internal": 500,

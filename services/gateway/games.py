@@ -9,6 +9,7 @@ import msgspec
 from litestar import Request, Response, get, post
 from litestar.params import Parameter
 
+from events import keys
 from events.envelope import Rejected
 from games.contract import GameDef, Result
 from projections.board import doc
@@ -19,7 +20,7 @@ from services.gateway.errors import ApiError
 from services.gateway.history import at_position, check_at
 from services.gateway.tables import hashes
 
-GameId = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")]
+GameId = Annotated[str, msgspec.Meta(pattern=f"^{keys.GAME_ID_PATTERN}$")]
 
 
 class OpenGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

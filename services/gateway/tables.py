@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from events import keys
 from events.store import EventStore
 from games import registry
 from projections.table import Table, advance, empty
 from services.gateway.errors import ApiError
 
-MAX_GAME_ID_CHARS = 200
+MAX_GAME_ID_CHARS = keys.GAME_ID_MAX
 
 
 class Tables:

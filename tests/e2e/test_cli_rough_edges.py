@@ -50,20 +50,20 @@ def test_game_ids_have_a_syntax_and_fork_onto_an_existing_id_says_so(tmp_path):
     data = tmp_path / "ts"
     for bad in ("tab\there", "new\nline", "x" * 3000, "{brace}", "-dash-first", ""):
         _one_line_usage_error(ts("new", "--players", "3", "--id", bad, data=data, check=False),
-                              says="game id must be 1-64 characters")
+                              says="game id must be 1-100 characters")
     gid = json.loads(ts("new", "--players", "3", "--id", "Good_id.1-x", data=data).stdout)["game_id"]
     assert gid == "Good_id.1-x"
     again = ts("new", "--players", "3", "--id", gid, data=data, check=False)
     assert again.returncode == 1 and "already exists" in again.stdout
-    for bad in ("a}b", "y" * 65):
+    for bad in ("a}b", "y" * 101):
         _one_line_usage_error(ts("fork", gid, "--at", "1", "--id", bad, data=data, check=False),
-                              says="game id must be 1-64 characters")
+                              says="game id must be 1-100 characters")
     taken = ts("fork", gid, "--at", "1", "--id", gid, data=data, check=False)
     assert taken.returncode == 1 and f"game '{gid}' already exists" in taken.stderr, taken.stderr
     # a fork's default id stays within the syntax however long the forked id is
-    long_id = json.loads(ts("new", "--players", "3", "--id", "z" * 64, data=data).stdout)["game_id"]
+    long_id = json.loads(ts("new", "--players", "3", "--id", "z" * 100, data=data).stdout)["game_id"]
     forked = json.loads(ts("fork", long_id, "--at", "1", data=data).stdout)["game_id"]
-    assert 1 <= len(forked) <= 64 and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", forked)
+    assert 1 <= len(forked) <= 100 and re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", forked)
 
 
 def test_impossible_setups_are_refused(tmp_path):

@@ -85,12 +85,12 @@ def test_the_game_of_a_view_key() -> None:
 
 
 def test_game_id_syntax() -> None:
-    """New game ids: 1-64 of [A-Za-z0-9_.-], starting with a letter or digit; the message
+    """New game ids: 1-100 of [A-Za-z0-9_.-], starting with a letter or digit; the message
     of a refusal shows a long id cut short."""
     for ok in ("g", "seven_wonders-0123456789", "A.b-c_9", "x" * keys.GAME_ID_MAX):
         assert keys.game_id_problem(ok) is None, ok
     for bad in ("", "tab\there", "line\n", "x" * 3000, "x" * (keys.GAME_ID_MAX + 1), "{s}", "a}b", "-a", "_a",
                 "a:b", "a b", "é"):
         problem = keys.game_id_problem(bad)
-        assert problem is not None and problem.startswith("game id must be 1-64 characters"), bad
+        assert problem is not None and problem.startswith("game id must be 1-100 characters"), bad
         assert len(problem) < 200
