@@ -219,3 +219,10 @@ def claims(s: int) -> str:
     """Stream (append-only) of the seat claims and offers of identities on shard `s`:
     identity, game id, seat, how (claimed, offered), the time."""
     return f"claims:{{{s}}}"
+
+
+def chat_dm(platform: str, user: str) -> str:
+    """String: the direct-message room the chat bot opened with that user on that platform
+    (services/chat/matrix.py), where the user's private replies go; reused until someone
+    else is in it."""
+    return f"chatdm:{platform}:{user}"

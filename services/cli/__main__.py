@@ -11,10 +11,10 @@ import logging
 
 import typer
 
-from services.cli import admin, archive, chat, game_verbs, gateway, inspection, play
+from services.cli import admin, archive, chat, game_verbs, gateway, inspection, matrix, play
 from services.cli.shared import HELP_PAGES
 
-VERB_MODULES = (play, game_verbs, inspection, archive, admin, gateway, chat)
+VERB_MODULES = (play, game_verbs, inspection, archive, admin, gateway, chat, matrix)
 """Each registers its verbs, in this order (the order of `tablestream --help`)."""
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
