@@ -191,8 +191,13 @@ class MatrixBot:
         watcher = asyncio.create_task(self.core.watch())
         try:
             await self.client.sync_forever(timeout=10_000)
-        finally:
+        finally:  # a bounded stop: nothing pending may keep the process from ending
             watcher.cancel()
-            await asyncio.gather(watcher, *self._tasks, return_exceptions=True)
-            await self.core.aclose()
-            await self.client.close()
+            for t in self._tasks:
+                t.cancel()
+            await asyncio.wait([watcher, *self._tasks], timeout=5)
+            for closing in (self.core.aclose(), self.client.close()):
+                try:
+                    await asyncio.wait_for(closing, 5)
+                except (asyncio.TimeoutError, OSError) as e:
+                    log.warning("matrix: closing took too long: %s", type(e).__name__)

@@ -223,4 +223,8 @@ async def test_three_users_play_seven_wonders_in_a_matrix_room(deployment: Deplo
         for p in players:
             await p.stop()
         proc.terminate()
-        await asyncio.to_thread(proc.wait, 30)
+        try:
+            await asyncio.to_thread(proc.wait, 60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            await asyncio.to_thread(proc.wait, 30)
