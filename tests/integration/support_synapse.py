@@ -5,8 +5,10 @@ previews, no key servers, no stats), rate limits raised for tests. Users are reg
 with the shared secret through the admin register API (HMAC-SHA1 over a nonce).
 
 The interpreter comes from TABLESTREAM_SYNAPSE_PYTHON (.ci/run installs Synapse and sets
-it), else `.synapse-venv/bin/python` at the repository's root, else .ci/run's cached one. Nothing is skipped: if
-Synapse is missing or does not start, the test fails and says why."""
+it), else `.synapse-venv/bin/python` at the repository's root, else the cached one that
+.ci/run and the first test run install (`~/.cache/tablestream/synapse-venv`, a few minutes
+once), so README's test command works on a fresh clone. Nothing is skipped: if Synapse
+cannot be installed or does not start, the test fails and says why."""
 
 from __future__ import annotations
 
@@ -20,6 +22,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+
+import fcntl
+import sys
 
 import httpx
 import pytest
@@ -36,8 +41,32 @@ def synapse_python() -> Path:
     if given:
         return Path(given)
     local = ROOT / ".synapse-venv" / "bin" / "python"
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tablestream" / "synapse-venv"
-    return local if local.exists() or not (cache / "bin" / "python").exists() else cache / "bin" / "python"
+    if local.exists():
+        return local
+    cache = Path(os.environ.get("TABLESTREAM_SYNAPSE_VENV") or Path(
+        os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tablestream" / "synapse-venv")
+    return install_synapse(cache)
+
+
+def install_synapse(venv: Path) -> Path:
+    """`venv`'s interpreter, with matrix-synapse installed into it first if it cannot import
+    Synapse yet (as .ci/run does; under a lock, so parallel runs install once)."""
+    py = venv / "bin" / "python"
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    with open(venv.parent / "synapse-venv.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        ready = py.exists() and subprocess.run([str(py), "-c", "import synapse.app.homeserver"],
+                                               capture_output=True).returncode == 0
+        if not ready:
+            print(f"installing matrix-synapse into {venv} (once; a few minutes)", file=sys.stderr, flush=True)
+            steps = [[sys.executable, "-m", "venv", str(venv)],
+                     [str(venv / "bin" / "pip"), "install", "-q", "--disable-pip-version-check", "matrix-synapse"]]
+            for step in steps:
+                done = subprocess.run(step, capture_output=True, text=True)
+                if done.returncode != 0:
+                    pytest.fail(f"could not install Synapse ({' '.join(step[:3])} ...): {done.stderr[-2000:]}",
+                                pytrace=False)
+    return py
 
 
 def overrides(d: Path, port: int, secret: str) -> str:

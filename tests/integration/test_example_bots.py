@@ -1,8 +1,9 @@
 """The example bots of examples/ over a real gateway: the Node.js bot (seat 0) and the
 Python bot (seat 1) play a whole 7 Wonders Duel against each other as subprocesses, each
 given the gateway's URL and the game id on its command line and its seat token in its
-environment. Both must exit 0 and the game must be over and verify. A missing `node` or
-a missing `ws` module (`npm ci --prefix examples/node-bot`) fails the test."""
+environment. Both must exit 0 and the game must be over and verify. A missing `ws` module
+is installed first (`npm ci --prefix examples/node-bot`, as .ci/run does), so README's test
+command works on a fresh clone; a missing `node` or a failed install fails the test."""
 
 from __future__ import annotations
 
@@ -51,6 +52,12 @@ def _wait(procs: dict[str, tuple[subprocess.Popen, Path]]) -> None:
 async def test_node_bot_plays_a_whole_duel_against_the_python_bot(deployment: Deployment, tmp_path: Path) -> None:
     node = shutil.which("node")
     assert node is not None, "node (Node.js 20) is needed for the example bot's test"
+    if not (NODE_BOT / "node_modules" / "ws" / "package.json").is_file():
+        npm = shutil.which("npm")
+        assert npm is not None, "npm is needed to install the Node bot's ws module"
+        done = subprocess.run([npm, "ci", "--prefix", str(NODE_BOT), "--no-audit", "--no-fund"],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, f"npm ci --prefix examples/node-bot failed: {done.stderr[-2000:]}"
     assert (NODE_BOT / "node_modules" / "ws" / "package.json").is_file(), \
         "the Node bot's ws module is missing: npm ci --prefix examples/node-bot"
     base = deployment.gateways[0]
