@@ -71,7 +71,11 @@ def openapi_schema() -> bytes:
 def openapi(out: Path = typer.Option(Path("docs/openapi.json"), "--out", "-o",
                                      help="Where to write it ('-': standard output).")) -> None:
     """Write the gateway's OpenAPI document (default docs/openapi.json)."""
-    data = openapi_schema()
+    _write(openapi_schema(), out)
+
+
+def _write(data: bytes, out: Path) -> None:
+    """A generated document to `out`, or to standard output for '-'."""
     if str(out) == "-":
         sys.stdout.write(data.decode())
         return
@@ -105,13 +109,7 @@ def asyncapi_schema() -> bytes:
 def asyncapi(out: Path = typer.Option(Path("docs/asyncapi.json"), "--out", "-o",
                                       help="Where to write it ('-': standard output).")) -> None:
     """Write the AsyncAPI document of the referee's Redis streams (default docs/asyncapi.json)."""
-    data = asyncapi_schema()
-    if str(out) == "-":
-        sys.stdout.write(data.decode())
-        return
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_bytes(data)
-    err.print(f"wrote {out}")
+    _write(asyncapi_schema(), out)
 
 
 def register(app: typer.Typer) -> None:
