@@ -95,6 +95,12 @@ async def test_one_identity_plays_two_games_from_its_event_stream(deployment: De
             bot = await http.post(f"/lobbies/{gid}/bots", json={"seat": seat, "kind": "greedy"}, headers=_bearer(host))
             assert bot.status_code == 201 and bot.json()["started"], bot.text
         await asyncio.wait_for(player, 400)
+        # The other identity's stream says nothing of these games, only a heartbeat after 5 s
+        # of silence: wait for one (the games may end sooner than that).
+        for _ in range(200):
+            if others:
+                break
+            await asyncio.sleep(0.1)
         spy.cancel()
         for gid in (game_a, game_b):
             assert (await http.get(f"/games/{gid}/result")).json()["over"]
