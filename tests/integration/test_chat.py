@@ -211,7 +211,9 @@ async def test_a_whole_seven_wonders_game_through_discord(service, platforms: Fa
     assert any(t.startswith("<@222>") or " <@222>" in t for t in room), "Bob was never pinged"
     assert any("Age II turn 1" in t and "age started" in t for t in room), "no announcement of Age II"
     assert any("Age III" in t for t in room)
-    assert len(plays) == 36 and hands
+    # 18 turns for each of the two users, plus any extra decision a wonder gives (Halicarnassus'
+    # build from the discards, Babylon B's seventh card)
+    assert len(plays) >= 36 and hands
     joined = "\n".join(room)
     for secret in hands:
         assert secret not in joined, secret
