@@ -86,9 +86,8 @@ class Deployment:
                 p.wait()
 
 
-@pytest.fixture(scope="module")
-def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
-    """Redis (flushed database), `tablestream up` and one gateway, for a whole test module."""
+def flushed_db() -> str:
+    """The gateway tests' database URL, flushed first (fails if Redis does not answer)."""
     url = db_url(GATEWAY_DB)
     r = redis.Redis.from_url(url)
     try:
@@ -97,7 +96,13 @@ def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]
         pytest.fail(f"gateway tests need a real Redis at {url!r}: {e!r}", pytrace=False)
     finally:
         r.close()
-    d = Deployment(url, logs=tmp_path_factory.mktemp("gateway"))
+    return url
+
+
+@pytest.fixture(scope="module")
+def deployment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+    """Redis (flushed database), `tablestream up` and one gateway, for a whole test module."""
+    d = Deployment(flushed_db(), logs=tmp_path_factory.mktemp("gateway"))
     try:
         d.start("up", "up")
         d.wait_referee()

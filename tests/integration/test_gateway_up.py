@@ -9,21 +9,13 @@ import time
 
 import httpx
 import pytest
-import redis
 
-from tests.integration.support_gateway import GATEWAY_DB, START_S, Deployment, free_port
+from tests.integration.support_gateway import GATEWAY_DB, START_S, Deployment, flushed_db, free_port
 from tests.integration.support_service import db_url
 
 
 def test_up_gateway_serves_http_and_stops_with_up(tmp_path) -> None:
-    url = db_url(GATEWAY_DB)
-    r = redis.Redis.from_url(url)
-    try:
-        r.flushdb()
-    except redis.RedisError as e:
-        pytest.fail(f"gateway tests need a real Redis at {url!r}: {e!r}", pytrace=False)
-    finally:
-        r.close()
+    url = flushed_db()
     d = Deployment(url, logs=tmp_path)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
