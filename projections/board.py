@@ -52,3 +52,14 @@ def docs(table: Table) -> dict[int | None, bytes]:
 
 def decode_doc(data: bytes) -> ViewDoc:
     return _doc_decoder.decode(data)
+
+
+def same_view(stored: bytes, fresh: bytes) -> bool:
+    """Whether a stored document shows what a fresh one shows: every field byte for byte
+    (the structured `view` included) but `text`, which is derived from `view` by the game's
+    `render` and may read better in a later version ("1 coin" for "1 coins") without the
+    view having changed; a document written before such a change still verifies."""
+    if stored == fresh:
+        return True
+    a, b = decode_doc(stored), decode_doc(fresh)
+    return msgspec.structs.replace(a, text="") == msgspec.structs.replace(b, text="")

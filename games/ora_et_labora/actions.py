@@ -78,6 +78,7 @@ from games.ora_et_labora.state import (
     available,
     occupant,
 )
+from games.words import count
 
 
 GIFT = {"france": "wine", "ireland": "whiskey"}
@@ -254,7 +255,7 @@ def _contract(run: Run, seat: int, cmd: WorkContract) -> Rejection | None:
     else:
         paid = {"coin": st.contract}
         if G.count(me.goods, "coin") < st.contract:
-            return Rejection("cannot_afford", f"the work contract costs {st.contract} coins; convert wine or whiskey first, or give a gift")
+            return Rejection("cannot_afford", f"the work contract costs {count(st.contract, 'coin')}; convert wine or whiskey first, or give a gift")
         to = -1 if cmd.owner >= st.players else cmd.owner  # the neutral player's fee goes to the supply
     place = (cmd.owner, cmd.building)
     run(ActionTaken(seat=seat, kind="contract"), WorkContracted(user=seat, building=place, paid=paid, paid_to=to))
@@ -449,7 +450,7 @@ def _neutral_prior(run: Run, seat: int, cmd: UseNeutralPrior) -> Rejection | Non
     else:
         paid = {"coin": st.contract}
     if isinstance(G.take(me.goods, paid), str):
-        return Rejection("cannot_afford", f"the contract costs {st.contract} coins (or the gift)")
+        return Rejection("cannot_afford", f"the contract costs {count(st.contract, 'coin')} (or the gift)")
     o = st.players
     place = (o, cmd.building)
     run(DecisionClosed(), WorkContracted(user=seat, building=place, paid=paid, paid_to=-1),

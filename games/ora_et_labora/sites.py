@@ -9,6 +9,7 @@ from games.ora_et_labora import goods as G
 from games.ora_et_labora import landscape as L
 from games.ora_et_labora.catalog import CATALOG, OnBuild
 from games.ora_et_labora.state import AVAILABLE, PRIOR, NeutralPrior, Owner, State, occupant
+from games.words import count
 
 
 def is_building(built: str) -> bool:
@@ -67,7 +68,7 @@ def landscape_problem(state: State, seat: int, kind: str, side: str, row: int, *
     else:
         return "buy a district or a plot"
     if not free and G.count(owner.goods, "coin") < stack[0]:
-        return f"the {kind} costs {stack[0]} coins; you have {G.count(owner.goods, 'coin')}"
+        return f"the {kind} costs {count(stack[0], 'coin')}; you have {G.count(owner.goods, 'coin')}"
     return ""
 
 

@@ -18,6 +18,7 @@ from games.seven_wonders.evolve import evolve
 from games.seven_wonders.payment import Way, info, shortfall_message, stage_effects, way_paying, ways
 from games.seven_wonders.scoring import left_of, per, right_of
 from games.seven_wonders.state import City, State
+from games.words import count
 
 
 DISCARD_COINS = 3  # §4 C
@@ -136,7 +137,7 @@ def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: Ci
             w = options[0]
             return Rejection(
                 "cannot_afford",
-                f"cannot afford {name}: the cheapest way costs {w.total + bank} coins "
+                f"cannot afford {name}: the cheapest way costs {count(w.total + bank, 'coin')} "
                 f"({w.left} to the left, {w.right} to the right, {bank} to the bank) and you have {me.coins}",
             )
         # Any legal plan is accepted (§6), also one that buys a type the city makes itself
@@ -147,7 +148,7 @@ def _pay(name: str, need, bank: int, cmd: Build | BuildStage, me: City, left: Ci
             return Rejection("no_such_payment",
                              f"{name} cannot be paid with left {cmd.left} right {cmd.right}; ways: {listed}")
     if found.total + bank > me.coins:
-        return Rejection("cannot_afford", f"paying {found.total + bank} coins for {name} needs more than your {me.coins}")
+        return Rejection("cannot_afford", f"paying {count(found.total + bank, 'coin')} for {name} needs more than your {me.coins}")
     return found
 
 

@@ -20,6 +20,7 @@ from games.seven_wonders.notation import format_command
 from games.seven_wonders.rules import choosing_penalties, free_city, holder, owing, slot, to_act
 from games.seven_wonders.scoring import result, shields
 from games.seven_wonders.state import State
+from games.words import count
 
 
 class CityView(msgspec.Struct, frozen=True, kw_only=True):
@@ -162,11 +163,11 @@ def render(v: View) -> str:
     lines = [head.replace("Age III", "Age III").replace("Age IIII", "Age IV")]
     for c in v.cities:
         if c.seat == v.free_city:
-            lines.append(f"Free City (not a player; its pile holds {c.hand_size} cards):")
+            lines.append(f"Free City (not a player; its pile holds {count(c.hand_size, 'card')}):")
         toks = " ".join(f"{t:+d}" for t in c.tokens) or "-"
         mark = " ✓chosen" if c.chosen else (" …to act" if c.seat in v.to_act else "")
         lines.append(
-            f"[{c.seat}] {BOARDS[c.wonder].name} {c.side}: {c.coins} coins, stages {c.stages}/{c.stages_total}, "
+            f"[{c.seat}] {BOARDS[c.wonder].name} {c.side}: {count(c.coins, 'coin')}, stages {c.stages}/{c.stages_total}, "
             f"shields {c.shields}, tokens {toks}{mark}"
         )
         lines.append(f"    {_names(c.built)}")
@@ -183,10 +184,10 @@ def render(v: View) -> str:
             if parts:
                 lines.append("    " + "; ".join(parts))
     if v.edifices:
-        parts = [f"{EDIFICE.cards[e].name} ({'I' * a}: " + (f"{p} pawns left" if st == "project" else st) + ")"
+        parts = [f"{EDIFICE.cards[e].name} ({'I' * a}: " + (f"{count(p, 'pawn')} left" if st == "project" else st) + ")"
                  for a, (e, p, st) in enumerate(zip(v.edifices.cards, v.edifices.pawns, v.edifices.status), 1)]
         lines.append("edifices: " + ", ".join(parts))
-    lines.append(f"discard pile: {v.discard_size} cards")
+    lines.append(f"discard pile: {count(v.discard_size, 'card')}")
     if v.hand is not None:
         lines.append(f"your hand: {_names(v.hand)}")
     if v.choice is not None:

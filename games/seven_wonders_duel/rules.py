@@ -69,6 +69,7 @@ from games.seven_wonders_duel.resolution import (
 )
 from games.seven_wonders_duel.state import City, State
 from games.seven_wonders_duel.structure import COVER, COVERS_MASK, REACHABLE, accessible, accessible_mask, bits
+from games.words import count
 
 
 __all__ = [
@@ -243,7 +244,7 @@ def _build_card(state: State, seat: int, cmd: BuildCard) -> Events | Rejection:
     spec = SPEC[cmd.card]
     chain, paid, to_opp = build_price(state, seat, spec, mine, trade)
     if paid > city.coins:
-        return Rejection("cannot_afford", f"{spec.name} costs you {paid} coins and you have {city.coins} "
+        return Rejection("cannot_afford", f"{spec.name} costs you {count(paid, 'coin')} and you have {city.coins} "
                                           f"(unit prices: {describe_prices(trade.supply, theirs)})")
     gained = income(spec, city, opp) if spec.id in INCOME else spec.gain
     if chain and "urbanism" in city.tokens:
@@ -290,7 +291,7 @@ def _build_wonder(state: State, seat: int, cmd: BuildWonder) -> Events | Rejecti
     _, _, _, theirs, trade = turn(state, seat)
     paid, to_opp = wonder_price(state, seat, cmd.wonder, trade)
     if paid > city.coins:
-        return Rejection("cannot_afford", f"{spec.name} costs you {paid} coins and you have {city.coins} "
+        return Rejection("cannot_afford", f"{spec.name} costs you {count(paid, 'coin')} and you have {city.coins} "
                                           f"(unit prices: {describe_prices(trade.supply, theirs)})")
     opp_coins = opp.coins + to_opp
     lost = min(spec.opponent_loses, opp_coins)  # §12 The Appian Way: all if fewer

@@ -18,6 +18,7 @@ from games.seven_wonders_duel.catalog import CATALOG
 from games.seven_wonders_duel.rules import accessible, offered, to_act
 from games.seven_wonders_duel.scoring import military_points, result
 from games.seven_wonders_duel.state import State
+from games.words import count
 
 
 class CityView(msgspec.Struct, frozen=True, kw_only=True):
@@ -128,7 +129,7 @@ def render(v: View) -> str:
     lines.append(f"military [seat 0] {''.join(track)} [seat 1]  pawn {v.pawn:+d}, "
                  f"tokens left {list(v.military_tokens)}")
     for c in v.cities:
-        lines.append(f"[{c.seat}] {c.coins} coins · tokens {_names(c.tokens)} · military VP "
+        lines.append(f"[{c.seat}] {count(c.coins, 'coin')} · tokens {_names(c.tokens)} · military VP "
                      f"{military_points(v.pawn, c.seat)}")
         lines.append(f"    buildings: {_names(c.cards)}")
         lines.append(f"    wonders built: {_names(c.built)} · unbuilt: {_names(c.wonders)}")

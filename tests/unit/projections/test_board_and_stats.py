@@ -63,6 +63,26 @@ def test_folding_twice_is_refused_and_rebuild_equals_incremental():
     assert verify(TOY, envs, board.docs(whole), stats.encode_row(row)) == []
 
 
+
+def test_a_view_whose_text_an_older_render_wrote_verifies_and_a_changed_view_does_not():
+    """The board text is derived from the structured view: a document stored with an older
+    rendering of the same view ("1 coins") verifies; one whose structured view differs does not."""
+    envs = _log([3, 3, 3, 3])
+    whole = advance(empty("g", TOY), envs)
+    docs = board.docs(whole)
+    old = board.decode_doc(docs[0])
+    older_text = msgspec.json.encode(msgspec.structs.replace(old, text=old.text + " (as an older version wrote it)"))
+    assert older_text != docs[0]
+    assert verify(TOY, envs, {**docs, 0: older_text}, None) == []
+    view = msgspec.json.decode(old.view)
+    view["secrets"][0] = 999
+    other_view = msgspec.json.encode(msgspec.structs.replace(old, view=msgspec.Raw(msgspec.json.encode(view))))
+    assert verify(TOY, envs, {**docs, 0: other_view}, None) == [
+        f"the stored view of seat 0 at seq {len(envs)} differs from replay"]
+    moved = msgspec.json.encode(msgspec.structs.replace(old, over=not old.over))
+    assert verify(TOY, envs, {**docs, 0: moved}, None) == [
+        f"the stored view of seat 0 at seq {len(envs)} differs from replay"]
+
 def _row(players: int, options: dict, winner: int = 0) -> stats.GameRow:
     seats = [stats.SeatRow(facets={"seat": str(i)}, scores=[i], total=i, rank=1 if i == winner else 2)
              for i in range(players)]
