@@ -6,6 +6,7 @@ from typing import Any
 
 import msgspec
 from litestar import get
+from litestar.params import FromPath
 
 from games import registry
 from games.contract import GameDef
@@ -44,7 +45,7 @@ async def list_game_types() -> list[GameType]:
 
 
 @get("/game-types/{game_type:str}", summary="One game type")
-async def get_game_type(game_type: str) -> GameType:
+async def get_game_type(game_type: FromPath[str]) -> GameType:
     return describe(lookup(game_type))
 
 

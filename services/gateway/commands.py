@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response, post
+from litestar.params import FromPath, JSONBody
 
 from events.envelope import Accepted, Outcome
 from games.contract import Rejection
@@ -97,7 +98,7 @@ def check_key(key: str | None) -> str | None:
 
 @post("/games/{game_id:str}/commands", status_code=200,
       summary="Send the bearer's command (notation or structured); answers with its outcome")
-async def send_command(request: Request, game_id: str, data: SendCommand) -> Response[bytes]:
+async def send_command(request: Request, game_id: FromPath[str], data: JSONBody[SendCommand]) -> Response[bytes]:
     g = gw(request)
     key = check_key(request.headers.get("idempotency-key"))
     t = await g.tables.get(game_id)

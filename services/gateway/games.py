@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import msgspec
 from litestar import Request, Response, get, post
-from litestar.params import Parameter
+from litestar.params import FromPath, FromQuery, JSONBody, Parameter
 
 from events import keys
 from events.envelope import Rejected
@@ -108,7 +108,7 @@ def resolve_options(game: GameDef, body: OpenGame) -> tuple[str, Any]:
 
 
 @post("/games", status_code=201, summary="Open a game; returns its id and one token per seat")
-async def open_game(request: Request, data: OpenGame) -> OpenedGame:
+async def open_game(request: Request, data: JSONBody[OpenGame]) -> OpenedGame:
     game = lookup(data.game_type)
     preset, options = resolve_options(game, data)
     gid, tokens, out = await gw(request).client.open(game, game_id=data.game_id, preset=preset, options=options)
@@ -118,7 +118,7 @@ async def open_game(request: Request, data: OpenGame) -> OpenedGame:
 
 
 @get("/games/{game_id:str}", summary="A game's type, options, position and who must act")
-async def game_summary(request: Request, game_id: str) -> GameSummary:
+async def game_summary(request: Request, game_id: FromPath[str]) -> GameSummary:
     t = await gw(request).tables.get(game_id)
     o = t.opened
     assert o is not None  # a log's first envelope opens the game
@@ -128,7 +128,7 @@ async def game_summary(request: Request, game_id: str) -> GameSummary:
 
 @get("/games/{game_id:str}/view", summary="The board as the bearer's seat sees it (no token: as a spectator)",
      media_type="application/json")
-async def game_view(request: Request, game_id: str, at: int | None = None) -> Response[bytes]:
+async def game_view(request: Request, game_id: FromPath[str], at: FromQuery[int | None] = None) -> Response[bytes]:
     """`?at=SEQ`: the view once the command that wrote envelope SEQ was applied (a position
     inside a command is no position any seat saw; past the end: the last position)."""
     check_at(at)
@@ -144,7 +144,7 @@ _enc = msgspec.json.Encoder()
 
 
 @get("/games/{game_id:str}/moves", summary="The bearer's legal commands now, as notation and structured")
-async def game_moves(request: Request, game_id: str) -> Moves:
+async def game_moves(request: Request, game_id: FromPath[str]) -> Moves:
     t = await gw(request).tables.get(game_id)
     seat, _ = auth.require_seat(request, hashes(t), game_id)
     game = t.game
@@ -154,7 +154,7 @@ async def game_moves(request: Request, game_id: str) -> Moves:
 
 
 @get("/games/{game_id:str}/result", summary="Scores and ranking once the game is over, and its revealed seed")
-async def game_result(request: Request, game_id: str) -> GameResult:
+async def game_result(request: Request, game_id: FromPath[str]) -> GameResult:
     t = await gw(request).tables.get(game_id)
     return GameResult(game_id=game_id, seq=t.version, over=t.over, result=t.game.result(t.state), seed=t.seed)
 
@@ -177,7 +177,7 @@ class Completed(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @get("/games/{game_id:str}/complete", summary="Completion of a partial command for the bearer's seat")
-async def game_complete(request: Request, game_id: str, prefix: str = "",
+async def game_complete(request: Request, game_id: FromPath[str], prefix: FromQuery[str] = "",
                         limit: int = Parameter(default=50, ge=1, le=200)) -> Completed:
     g = gw(request)
     if len(prefix.encode()) > g.settings.max_command_bytes:

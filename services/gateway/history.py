@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, Response, get
-from litestar.params import Parameter
+from litestar.params import FromPath, Parameter
 
 from events import keys
 from events.envelope import Envelope
@@ -90,7 +90,7 @@ def check_at(at: int | None) -> None:
 
 
 @get("/games/{game_id:str}/log", summary="The log as the bearer's seat (or a spectator) saw it, paged by command")
-async def game_log(request: Request, game_id: str, after: int = Parameter(default=0, ge=0),
+async def game_log(request: Request, game_id: FromPath[str], after: int = Parameter(default=0, ge=0),
                    limit: int = Parameter(default=50, ge=1, le=MAX_PAGE)) -> LogPage:
     t, envs = await _read(request, game_id)
     seat = auth.optional_seat(request, hashes(t), game_id)
@@ -120,7 +120,7 @@ async def _finished(request: Request, game_id: str) -> tuple[Table, list[Envelop
 
 @get("/games/{game_id:str}/export", summary="A finished game's whole log as JSON lines (as `tablestream export`)",
      media_type="application/x-ndjson")
-async def game_export(request: Request, game_id: str) -> Response[bytes]:
+async def game_export(request: Request, game_id: FromPath[str]) -> Response[bytes]:
     _, envs = await _finished(request, game_id)
     enc = msgspec.json.Encoder()
     return Response(b"".join(enc.encode(e) + b"\n" for e in envs), media_type="application/x-ndjson",
@@ -128,7 +128,7 @@ async def game_export(request: Request, game_id: str) -> Response[bytes]:
 
 
 @get("/games/{game_id:str}/verify", summary="A finished game's audit: chain, seed, replay vs stored views and stats")
-async def game_verify(request: Request, game_id: str) -> Verdict:
+async def game_verify(request: Request, game_id: FromPath[str]) -> Verdict:
     await _finished(request, game_id)
     g = gw(request)
     findings = (await verify_games(g.redis, g.store, [game_id]))[game_id]
@@ -136,7 +136,7 @@ async def game_verify(request: Request, game_id: str) -> Verdict:
 
 
 @get("/game-types/{game_type:str}/stats", summary="Statistics of a game type's finished games (as `tablestream stats`)")
-async def game_type_stats(request: Request, game_type: str,
+async def game_type_stats(request: Request, game_type: FromPath[str],
                           players: int | None = Parameter(default=None, ge=1),
                           option: list[str] | None = Parameter(default=None,
                                                                description="KEY=VALUE, repeatable")) -> dict[str, Any]:

@@ -21,6 +21,7 @@ import time
 
 import msgspec
 from litestar import Request, post
+from litestar.params import JSONBody
 
 from events import keys
 from services import protocol
@@ -61,7 +62,7 @@ def check_name(name: str, game_id: str | None = None) -> str:
 
 
 @post("/identities", status_code=201, summary="Register a bot or player once; returns its id and identity token")
-async def create_identity(request: Request, data: NewIdentity) -> CreatedIdentity:
+async def create_identity(request: Request, data: JSONBody[NewIdentity]) -> CreatedIdentity:
     g = gw(request)
     auth.refuse_token_in_url(request)
     name = check_name(data.name)

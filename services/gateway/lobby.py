@@ -17,6 +17,7 @@ from typing import Any
 
 import msgspec
 from litestar import Request, get, post
+from litestar.params import FromPath, JSONBody
 
 from events import keys
 from events.envelope import Accepted
@@ -138,7 +139,7 @@ def _seat(seat: int, players: int) -> int:
 
 
 @post("/lobbies", status_code=201, summary="Open a lobby: a game with empty seats; returns the host token")
-async def open_lobby(request: Request, data: OpenGame) -> OpenedLobby:
+async def open_lobby(request: Request, data: JSONBody[OpenGame]) -> OpenedLobby:
     g = gw(request)
     game = lookup(data.game_type)
     preset, options = resolve_options(game, data)
@@ -156,7 +157,7 @@ async def open_lobby(request: Request, data: OpenGame) -> OpenedLobby:
 
 
 @get("/lobbies/{game_id:str}", summary="A lobby's seats (names, bots) and whether its game has started")
-async def get_lobby(request: Request, game_id: str) -> Lobby:
+async def get_lobby(request: Request, game_id: FromPath[str]) -> Lobby:
     return await _lobby(request, game_id)
 
 
@@ -180,7 +181,7 @@ async def _take(request: Request, game_id: str, spec: _Spec, want: int | None, t
 
 @post("/lobbies/{game_id:str}/seats", status_code=201,
       summary="Claim a seat by display name or identity token; returns its seat token")
-async def claim_seat(request: Request, game_id: str, data: Claim) -> Claimed:
+async def claim_seat(request: Request, game_id: FromPath[str], data: JSONBody[Claim]) -> Claimed:
     spec, fields = await _load(request, game_id)
     token_of_identity = auth.bearer(request)
     ident = None if token_of_identity is None else await identities.require_identity(gw(request), token_of_identity)
@@ -205,7 +206,7 @@ async def claim_seat(request: Request, game_id: str, data: Claim) -> Claimed:
 
 @post("/lobbies/{game_id:str}/offers", status_code=201,
       summary="Host: offer a seat to an identity; its event stream hands the seat token over once")
-async def offer_seat(request: Request, game_id: str, data: Offer) -> Lobby:
+async def offer_seat(request: Request, game_id: FromPath[str], data: JSONBody[Offer]) -> Lobby:
     spec, fields = await _load(request, game_id)
     _host(request, fields, game_id)
     seat = _seat(data.seat, spec.players)
@@ -226,7 +227,7 @@ async def offer_seat(request: Request, game_id: str, data: Offer) -> Lobby:
 
 
 @post("/lobbies/{game_id:str}/bots", status_code=201, summary="Host: give a seat to a bot kind (random, greedy)")
-async def give_to_bot(request: Request, game_id: str, data: BotSeat) -> Lobby:
+async def give_to_bot(request: Request, game_id: FromPath[str], data: JSONBody[BotSeat]) -> Lobby:
     spec, fields = await _load(request, game_id)
     _host(request, fields, game_id)
     seat = _seat(data.seat, spec.players)
@@ -237,7 +238,7 @@ async def give_to_bot(request: Request, game_id: str, data: BotSeat) -> Lobby:
 
 
 @post("/lobbies/{game_id:str}/start", status_code=201, summary="Host: start now; empty seats go to bots")
-async def start_lobby(request: Request, game_id: str, data: Start) -> Lobby:
+async def start_lobby(request: Request, game_id: FromPath[str], data: JSONBody[Start]) -> Lobby:
     spec, fields = await _load(request, game_id)
     _host(request, fields, game_id)
     kind = _kind(data.bots)

@@ -27,6 +27,7 @@ from typing import Any
 
 import msgspec
 from litestar import WebSocket, websocket
+from litestar.params import FromPath
 from litestar.exceptions import WebSocketDisconnect
 
 from events.envelope import Envelope
@@ -158,7 +159,7 @@ async def _subscribe(g: Gateway, ws: WebSocket, game_id: str) -> Session:
 
 
 @websocket("/games/{game_id:str}/socket")
-async def game_socket(socket: WebSocket, game_id: str) -> None:
+async def game_socket(socket: WebSocket, game_id: FromPath[str]) -> None:
     g: Gateway = socket.app.state.gateway
     await socket.accept()
     try:
