@@ -180,16 +180,22 @@ class EventStore:
         rows = await self._redis.xrange(keys.log(self.shard(game_id), game_id), count=1)
         return envelope_from_fields(rows[0][1]) if rows else None
 
-    async def load(self, shard: int, game_ids: Sequence[str]) -> list[tuple[list[Envelope], bytes | None]]:
-        """Each game's whole log and its undisclosed seed (None once revealed or if never
-        drawn), in one round trip: what a referee rebuilds its cached games from."""
+    async def load(self, shard: int, game_ids: Sequence[str]) -> list[tuple[list[Envelope], bytes | None, bool]]:
+        """Each game's whole log, its undisclosed seed (None once revealed or if never
+        drawn) and whether it was archived (its tombstone in `keys.archived`), in one round
+        trip: what a referee rebuilds its cached games from. The log is read before the
+        tombstone: `archive` deletes a log and leaves its tombstone in one transaction, and
+        `restore` appends the log before removing the tombstone, so an archived game is
+        never seen with neither."""
         pipe = self._redis.pipeline(transaction=False)
         for g in game_ids:
             pipe.xrange(keys.log(shard, g))
             pipe.get(keys.secret(shard, g))
+            pipe.hexists(keys.archived(shard), g)
         got = await pipe.execute()
-        return [([envelope_from_fields(f) for _, f in got[2 * i]],
-                 None if got[2 * i + 1] is None else bytes.fromhex(got[2 * i + 1].decode()))
+        return [([envelope_from_fields(f) for _, f in got[3 * i]],
+                 None if got[3 * i + 1] is None else bytes.fromhex(got[3 * i + 1].decode()),
+                 bool(got[3 * i + 2]))
                 for i in range(len(game_ids))]
 
     async def draw_seeds(self, shard: int, drawn: dict[str, bytes]) -> dict[str, bytes]:

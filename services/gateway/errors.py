@@ -36,6 +36,7 @@ STATUS: dict[str, int] = {
     "lobby_full": 409,
     "seat_taken": 409,
     "game_over": 409,
+    "game_archived": 410,
     "game_not_over": 409,
     "oversized": 413,
     "rate_limited": 429,

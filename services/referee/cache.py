@@ -17,13 +17,15 @@ from projections.table import Table
 
 class GameCache:
     """Tables by game id (least recently remembered evicted beyond `size`), with the seeds
-    of games being played and the seat tokens already checked (game → seat → token)."""
+    of games being played, the seat tokens already checked (game → seat → token) and the
+    ids found archived when last loaded (no log, a tombstone: `archived`)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.secrets: dict[str, bytes] = {}
         self.tokens: dict[str, dict[int, str]] = {}
+        self.archived: set[str] = set()
         self._gen: dict[str, int] = {}
         self.epoch = 0
         self.drops = 0
@@ -45,6 +47,17 @@ class GameCache:
             old, _ = self.tables.popitem(last=False)
             self.secrets.pop(old, None)
             self.tokens.pop(old, None)
+
+    def loaded(self, game_id: str, archived: bool) -> None:
+        """Note whether a game loaded without a log is archived. A game with no cached
+        Table is loaded again by every batch that names it, so this set only needs the
+        current batches' games: it is emptied when it outgrows the cache."""
+        if archived:
+            if len(self.archived) >= self.size:
+                self.archived.clear()
+            self.archived.add(game_id)
+        else:
+            self.archived.discard(game_id)
 
     def forget(self, game_id: str) -> None:
         """Drop a game's cached state: decisions taken on it become stale."""

@@ -34,6 +34,9 @@ log = logging.getLogger("tablestream.referee")
 REUSED = "command_id_reused"
 """The code of a command whose id's record belongs to another command: no record is kept
 for it, so the other command's answer stays as it was."""
+ARCHIVED = "game_archived"
+"""The code of a command to a game moved to an archive folder (`tablestream archive`), or
+of an open under its id: the tombstone in `keys.archived` keeps the id taken."""
 BROKEN = "broken_log"
 """The code of a command whose game's log the append script found broken (see AppendResult)."""
 
@@ -154,7 +157,10 @@ class Judge:
         if env.kind == "open":
             return self._open(it, table)
         if table is None or table.opened is None:
-            it.reject(env.game_id, "unknown_game", f"no game {env.game_id!r}")
+            if env.game_id in self.cache.archived:
+                it.reject(env.game_id, ARCHIVED, f"game {env.game_id!r} was archived; restore it to play")
+            else:
+                it.reject(env.game_id, "unknown_game", f"no game {env.game_id!r}")
             return None
         opened = table.opened
         if table.game is not game:
@@ -196,6 +202,10 @@ class Judge:
         assert env is not None and game is not None
         if table is not None and table.version > 0:
             it.reject(env.game_id, "game_exists", f"game {env.game_id!r} already exists")
+            return None
+        if env.game_id in self.cache.archived:
+            it.reject(env.game_id, ARCHIVED, f"game {env.game_id!r} was archived: its id stays taken "
+                      "(restore it to play it)")
             return None
         try:
             req = _open_decoder.decode(env.command)

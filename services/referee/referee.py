@@ -214,7 +214,7 @@ class Referee:
             if env.kind == "open":
                 opening[env.game_id] = None
         await self._load([g for g in by_game if g not in self.cache])
-        await self._load_secrets([g for g in opening if g not in self.cache.secrets])
+        await self._load_secrets([g for g in opening if g not in self.cache.secrets and g not in self.cache.archived])
 
         # Per game: a chain of decisions taken on tentative states; the script judges a
         # chain in order and stops a game's chain at its first item that does not land.
@@ -338,9 +338,10 @@ class Referee:
         """Rebuild the Tables of games missing from the cache from their logs (one round trip)."""
         if not game_ids:
             return
-        for g, (envs, secret) in zip(game_ids, await self.store.load(self.shard, game_ids)):
+        for g, (envs, secret, archived) in zip(game_ids, await self.store.load(self.shard, game_ids)):
             if secret is not None:
                 self.cache.secrets[g] = secret
+            self.cache.loaded(g, archived and not envs)
             game = lookup(envs[0].game_type) if envs else None
             if game is not None:
                 self.cache.remember(g, advance(empty(g, game), envs))
