@@ -19,7 +19,8 @@ from litestar.openapi import OpenAPIConfig
 from events.store import EventStore
 from services.client import Client
 from services.config import Settings
-from services.gateway import catalog, commands, games, history, identities, identity_events, lobby, metrics, socket
+from services.gateway import (catalog, commands, games, history, identities, identity_events, identity_stats, lobby,
+                              metrics, socket)
 from services.gateway.notices import Notices
 from services.gateway.botseats import BotWorker
 from services.gateway.context import Gateway
@@ -58,7 +59,7 @@ def create_app(settings: Settings, url: str) -> Litestar:
     return Litestar(
         route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES, *history.ROUTES, *lobby.ROUTES, *socket.ROUTES,
                       *metrics.ROUTES,
-                      *identities.ROUTES, *identity_events.ROUTES],
+                      *identities.ROUTES, *identity_events.ROUTES, *identity_stats.ROUTES],
         lifespan=[lifespan],
         exception_handlers={ApiError: on_api_error, HTTPException: on_http_error, Exception: on_unexpected},
         request_max_body_size=settings.gateway_max_body,
