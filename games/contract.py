@@ -138,6 +138,10 @@ class GameDef:
     now, a superset of `legal_commands` (every payment, rotation, count, ... the notation
     can name; unchecked: completion keeps those `decide` accepts). It reads only what the
     seat may see. None: `legal_commands` is already the whole language."""
+    svg: Callable[[Any], str] | None = None
+    """svg(view) -> the board drawn as a self-contained SVG document (a viewBox, no external
+    fonts, images or scripts): the same view `render` takes, so it shows exactly what that
+    reader may see. Built with games/svgkit.py; None for games without a drawn board."""
 
     def complete(self, state: Any, seat: Seat, prefix: str, limit: int = 50) -> Completion:
         """The next words and (up to `limit`) complete legal commands a partial command

@@ -14,6 +14,7 @@ from games.arkadia.view import LEGEND, render, view
 from games.contract import GameDef
 from games.arkadia.catalog import EARLIER_HASHES
 from games.arkadia.completion import candidates
+from games.arkadia.svg import svg
 
 GAME = GameDef(
     id="arkadia",
@@ -35,6 +36,7 @@ GAME = GameDef(
     parse_command=parse_command,
     format_command=format_command,
     render=render,
+    svg=svg,
     legend=LEGEND,
     players=(2, 4),
     upcasters=UPCASTERS,

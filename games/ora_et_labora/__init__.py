@@ -17,6 +17,7 @@ from games.ora_et_labora.setup import PRESETS, RULES_VERSION, Fixture, setup
 from games.ora_et_labora.state import Options, State
 from games.ora_et_labora.upcasters import UPCASTERS
 from games.ora_et_labora.view import render, view
+from games.ora_et_labora.svg import svg
 
 GAME = GameDef(
     id="ora_et_labora",
@@ -38,6 +39,7 @@ GAME = GameDef(
     parse_command=parse_command,
     format_command=format_command,
     render=render,
+    svg=svg,
     players=(1, 4),
     upcasters=UPCASTERS,
     earlier_catalogs=EARLIER_HASHES,

@@ -14,6 +14,7 @@ from games.seven_wonders.setup import PRESETS, RULES_VERSION, Fixture, setup
 from games.seven_wonders.state import INITIAL
 from games.seven_wonders.upcasters import UPCASTERS
 from games.seven_wonders.view import facet_text, render, view
+from games.seven_wonders.svg import svg
 
 GAME = GameDef(
     id="seven_wonders",
@@ -35,6 +36,7 @@ GAME = GameDef(
     parse_command=parse_command,
     format_command=format_command,
     render=render,
+    svg=svg,
     facet_text=facet_text,
     players=(2, 7),
     upcasters=UPCASTERS,

@@ -13,6 +13,7 @@ from games.seven_wonders_duel.setup import PRESETS, RULES_VERSION, Fixture, setu
 from games.seven_wonders_duel.state import INITIAL
 from games.seven_wonders_duel.upcasters import UPCASTERS
 from games.seven_wonders_duel.view import facet_text, render, view
+from games.seven_wonders_duel.svg import svg
 
 GAME = GameDef(
     id="seven_wonders_duel",
@@ -35,6 +36,7 @@ GAME = GameDef(
     parse_command=parse_command,
     format_command=format_command,
     render=render,
+    svg=svg,
     facet_text=facet_text,
     players=(2, 2),
     upcasters=UPCASTERS,
