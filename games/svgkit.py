@@ -115,24 +115,25 @@ def document(width: float, height: float, body: Iterable[str], title: str) -> st
                       *body, "</svg>"]) + "\n"
 
 
-def score_table(res: object, x: float, y: float, width: float, label: str = "Final scores") -> list[str]:
-    """A final-score table from a `Result` (categories, scores, totals, winners): one row per seat."""
-    cats = [str(c)[:10] for c in res.categories]  # type: ignore[attr-defined]
-    rows = list(zip(res.scores, res.totals))  # type: ignore[attr-defined]
-    winners = set(res.winners)  # type: ignore[attr-defined]
-    w = (width - 90) / (len(cats) + 1)
+def score_table(categories: tuple[str, ...], scores: tuple[tuple[int, ...], ...], x: float, y: float,
+                width: float, winners: tuple[int, ...] = (), labels: tuple[str, ...] = (),
+                label: str = "Final scores") -> list[str]:
+    """A final-score table: a column per category and the total, a row per seat (`labels`,
+    default "[i]"), the `winners` in bold. Height: `score_height`."""
+    w = (width - 110) / (len(categories) + 1)
     out = [text(x, y + 14, label, size=13, weight="bold")]
-    for j, c in enumerate([*cats, "total"]):
-        out.append(text(x + 90 + j * w, y + 32, c, size=10, fill=MUTED))
-    for s, (row, tot) in enumerate(rows):
+    for j, c in enumerate([*categories, "total"]):
+        out.append(text(x + 110 + j * w, y + 32, fit(str(c), w - 4, 10), size=10, fill=MUTED))
+    for s, row in enumerate(scores):
         ry = y + 50 + s * 17
         bold = "bold" if s in winners else None
-        out.append(text(x, ry, f"[{s}]" + (" winner" if s in winners else ""), size=11, weight=bold))
-        for j, val in enumerate([*row, tot]):
-            out.append(text(x + 90 + j * w, ry, val, size=11, weight="bold" if j == len(row) else None))
+        name = labels[s] if s < len(labels) else f"[{s}]"
+        out.append(text(x, ry, name + (" winner" if s in winners else ""), size=11, weight=bold))
+        for j, val in enumerate([*row, sum(row)]):
+            out.append(text(x + 110 + j * w, ry, val, size=11, weight="bold" if j == len(row) else None))
     return out
 
 
-def score_height(res: object) -> float:
-    """The height `score_table` takes for `res`."""
-    return 56 + len(res.scores) * 17  # type: ignore[attr-defined]
+def score_height(rows: int) -> float:
+    """The height `score_table` takes for `rows` seats."""
+    return 56 + rows * 17

@@ -136,6 +136,7 @@ def svg(v: View) -> str:
     body += parts
     y = max(56 + HEIGHT * CELL, py) + 10
     if v.result is not None:
-        body += K.score_table(v.result, MARGIN, y, WIDTH - 2 * MARGIN, label="Final gold")
-        y += K.score_height(v.result)
+        body += K.score_table(v.result.categories, v.result.scores, MARGIN, y, WIDTH - 2 * MARGIN,
+                              v.result.winners, label="Final gold")
+        y += K.score_height(len(v.result.scores))
     return K.document(WIDTH, y + MARGIN, body, title)

@@ -19,6 +19,8 @@ CELL = 46
 COLS = range(-2, MOUNTAIN_COL + 1)
 HALF = (WIDTH - 2 * MARGIN) / 2
 LINE = 16
+CLERGY = ("red", "blue", "green", "yellow", "neutral")
+"""The clergy's colour per owner (seats 0-3, then the solo game's neutral player)."""
 
 
 def _wheel(v: View, cx: float, cy: float, r: float) -> list[str]:
@@ -59,10 +61,12 @@ def _wrap(x: float, y: float, items: list[str], width: float, size: float = 10) 
     return [K.text(x, y + 12 + i * LINE, t, size=size) for i, t in enumerate(lines)], len(lines) * LINE
 
 
-def _land(v: View, o: OwnerView, x: float, y: float, occupied: dict[tuple[int, str], str]) -> tuple[list[str], float]:
+def _land(v: View, o: OwnerView, x: float, y: float,
+          occupied: dict[tuple[int, str], tuple[str, OwnerView]]) -> tuple[list[str], float]:
     """`o`'s landscape, goods and clergy at (x, y); returns the parts and the height."""
     mark = (" · start" if o.seat == v.start else "") + (" · to act" if o.owner == v.acting else "")
-    out = [K.text(x, y + 14, f"[{o.label}]{mark}", size=13, weight="bold")]
+    out = [K.circle(x + 6, y + 9, 6, K.colour(CLERGY[min(o.owner, len(CLERGY) - 1)])),
+           K.text(x + 16, y + 14, f"[{o.label}]{mark}", size=13, weight="bold")]
     cells = {(r.row, s.col): s for r in o.land for s in r.spaces}
     rows = sorted({r for r, _ in cells})
     top = rows[0] if rows else 0
@@ -80,8 +84,10 @@ def _land(v: View, o: OwnerView, x: float, y: float, occupied: dict[tuple[int, s
                     K.text(cx + CELL / 2 - 1, cy + 30, K.fit(_name(s.built), CELL - 10, 7), size=7, anchor="middle")]
             who = occupied.get((o.owner, s.built))
             if who is not None:
-                out.append(K.circle(cx + CELL - 10, cy + CELL - 10, 6 if who == "prior" else 4.5, K.colour("red"),
-                                    title=who.replace("_", " ")))
+                role, by = who
+                out.append(K.circle(cx + CELL - 10, cy + CELL - 10, 6 if role == "prior" else 4.5,
+                                    K.colour(CLERGY[min(by.owner, len(CLERGY) - 1)]),
+                                    title=f"{role.replace('_', ' ')} of {by.label}"))
         elif s.card:
             out.append(K.text(cx + CELL / 2 - 1, cy + CELL / 2 + 3, s.card, size=9, anchor="middle", fill="#ffffff"))
     height = 22 + len(rows) * CELL + 4 if rows else 26
@@ -119,7 +125,7 @@ def svg(v: View) -> str:
     parts, h = _wrap(x, y, facts, WIDTH - MARGIN - x, size=11)
     body += parts
     y = max(y + h, 290) + 8
-    occupied = {c.where: c.role for o in v.owners for c in o.clergy if c.where != "supply"}
+    occupied = {c.where: (c.role, o) for o in v.owners for c in o.clergy if c.where != "supply"}
     for i in range(0, len(v.owners), 2):
         heights = []
         for j, o in enumerate(v.owners[i:i + 2]):
@@ -128,9 +134,7 @@ def svg(v: View) -> str:
             heights.append(h)
         y += max(heights)
     if v.scores:
-        body.append(K.text(MARGIN, y + 14, f"Final scores ({' '.join(v.categories)})", size=13, weight="bold"))
-        for s, row in enumerate(v.scores):
-            body.append(K.text(MARGIN, y + 32 + s * 17, f"[{'seat ' + str(s) if s < v.players else 'neutral'}] "
-                               f"{' '.join(map(str, row))} = {sum(row)}", size=11))
-        y += 40 + len(v.scores) * 17
+        labels = tuple(o.label for o in v.owners)
+        body += K.score_table(v.categories, v.scores, MARGIN, y, WIDTH - 2 * MARGIN, labels=labels)
+        y += K.score_height(len(v.scores))
     return K.document(WIDTH, y + MARGIN, body, title)

@@ -120,6 +120,7 @@ def svg(v: View) -> str:
             body.append(K.text(MARGIN, y + 14, f"{label}: {play.action} {CATALOG.cards[play.card].name}", size=12))
             y += 22
     if v.result is not None:
-        body += K.score_table(v.result, MARGIN, y, WIDTH - 2 * MARGIN)
-        y += K.score_height(v.result)
+        body += K.score_table(v.result.categories, v.result.scores, MARGIN, y, WIDTH - 2 * MARGIN,
+                              v.result.winners)
+        y += K.score_height(len(v.result.scores))
     return K.document(WIDTH, y + MARGIN, body, title)

@@ -44,8 +44,9 @@ def _track(v: View, y: float) -> list[str]:
         out.append(K.rect(x0 + i * step, y + 6, step - 2, 26, fill, stroke="#b08080", rx=2))
     for t in v.military_tokens:
         cx = x0 + (t + 9) * step + step / 2
-        out += [K.rect(cx - 15, y + 36, 30, 14, K.colour("red"), rx=3, title=f"military token: {_token_coins(t)} coins"),
-                K.text(cx, y + 47, f"-{_token_coins(t)}", size=10, anchor="middle", fill="#ffffff")]
+        coins = _token_coins(t)
+        out += [K.rect(cx - 15, y + 36, 30, 14, K.colour("red"), rx=3, title=f"military token: {coins} coins"),
+                K.text(cx, y + 47, f"-{coins}", size=10, anchor="middle", fill="#ffffff")]
     px = x0 + (v.pawn + 9) * step + step / 2
     out += [K.polygon([(px, y + 8), (px - 9, y + 30), (px + 9, y + 30)], K.colour("red")),
             K.text(px, y + 62, f"pawn {v.pawn:+d}", size=10, anchor="middle", fill=K.MUTED)]
@@ -121,10 +122,10 @@ def svg(v: View) -> str:
     title = f"7 Wonders Duel · {stage} · {who}"
     body = [K.text(MARGIN, 28, title, size=18, weight="bold")]
     body += _track(v, 36)
-    y = 108.0
-    body.append(K.text(MARGIN, y, "Progress tokens on the board:", size=12, weight="bold"))
+    y = 120.0
+    body.append(K.text(MARGIN, y, "Progress tokens:", size=12, weight="bold"))
     for i, tid in enumerate(v.board_tokens):
-        tx = MARGIN + 200 + i * 150
+        tx = MARGIN + 130 + i * 160
         body += [K.circle(tx, y - 4, 8, K.colour("green"), title="progress token"),
                  K.text(tx + 12, y, K.fit(CATALOG.name(tid), 130, 10), size=10)]
     y += 14
@@ -146,6 +147,7 @@ def svg(v: View) -> str:
         body.append(K.text(MARGIN, y + 16, f"{v.victory} victory · winner(s): "
                            + ", ".join(f"seat {w}" for w in v.result.winners), size=13, weight="bold"))
         y += 22
-        body += K.score_table(v.result, MARGIN, y, WIDTH - 2 * MARGIN)
-        y += K.score_height(v.result)
+        body += K.score_table(v.result.categories, v.result.scores, MARGIN, y, WIDTH - 2 * MARGIN,
+                              v.result.winners)
+        y += K.score_height(len(v.result.scores))
     return K.document(WIDTH, y + MARGIN, body, title)
