@@ -6,7 +6,8 @@
 -- ARGV: [1] feed MAXLEN ~ (0 = never trim)  [2] done-key TTL in seconds (0 = keep)
 --       [3] the items, MessagePack: a list of
 --           {log key, done key, rejected key or "", expected version, game id,
---            creation time (ms), fingerprint, events, shared, landing or absent}
+--            creation time (ms), fingerprint, events, shared, landing or nil,
+--            seed key or "", ends}
 --           where either shared is false and each event is its values in
 --           events.codec.FIELDS order, or shared is {game type, time, command id, format,
 --           prev_hash of the first event} and each event is {type, v, seat, hash, data}:
@@ -14,7 +15,9 @@
 --           prev_hash is the hash before (the caller checks both)
 --       [4] consumer group of cmd:{s} (landings only)  [5] reply stream MAXLEN ~
 --       [6] rej:{s} MAXLEN ~  [7] rejected-record TTL in seconds
---       [8] MessagePack list of latency histogram cells {hash key, field}, or absent
+--       [8] MessagePack list of latency histogram cells {hash key, field}
+--       [9] reply stream TTL in seconds (0 = keep)  [10] done-record grace in seconds after
+--       a game's end (0 = keep)  [11] the done keys' prefix (done:{s}:)
 -- Each event is written, to its log and to the feed, as one field "e" (events.codec.ENTRY):
 -- its values in FIELDS order, packed by cmsgpack (integers as integers, strings as str).
 -- A landing is {kind, cmd entry id, reply stream or "", outcome, histogram cell (0 = none),
@@ -49,7 +52,15 @@
 -- matches any record.
 --
 -- Every check of an item precedes its first write, and its writes cannot fail on well-
--- formed input (checked by the caller), so a command's events all land or none do.
+-- formed input (checked by the caller), so a command's events all land or none do. The
+-- first write of every item is one Redis refuses when it is out of memory (XADD, SET,
+-- never XACK, EXPIRE or DEL first), and Redis checks a script only at its first write:
+-- a full Redis refuses the whole call, never half of it.
+--
+-- Retention: a landed open keeps its seed (PERSIST: drawn with an expiry, so that a refused
+-- open leaves nothing); a landed item that ends its game ("ends") deletes the seed (the
+-- log has revealed it) and gives the done record of every command in the game's log the
+-- grace expiry; reply streams expire when no outcome was written to them for their TTL.
 
 local feed, games, cmd, rej, dlq = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local maxlen = tonumber(ARGV[1])
@@ -58,6 +69,7 @@ local items = cmsgpack.unpack(ARGV[3])
 local group = ARGV[4]
 local reply_max, rej_max, rej_ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local cells = ARGV[8] and cmsgpack.unpack(ARGV[8]) or {}
+local reply_ttl, grace, done_prefix = tonumber(ARGV[9]), tonumber(ARGV[10]), ARGV[11]
 local out = {}
 local failed = {}
 local acks, streams, outcomes, counts = {}, {}, {}, {}
@@ -131,6 +143,27 @@ local function last_link(log)
   return seq, hash
 end
 
+-- The done records of every command in a finished game's log expire after the grace.
+local function expire_done(log)
+  local seen = {}
+  for _, entry in ipairs(redis.call('XRANGE', log, '-', '+')) do
+    local f, id = entry[2], nil
+    if f[1] == 'e' then
+      id = cmsgpack.unpack(f[2])[7]
+    else
+      for i = 1, #f, 2 do
+        if f[i] == 'command_id' then
+          id = f[i + 1]
+        end
+      end
+    end
+    if id and not seen[id] then
+      seen[id] = true
+      redis.call('EXPIRE', done_prefix .. id, grace)
+    end
+  end
+end
+
 -- Whether the item's events would not continue the log's chain (a log of `len` entries):
 -- the last entry must be seq `len` with the hash the first event names as prev_hash, and
 -- (whole form) each event the next seq with the previous event's hash.
@@ -169,7 +202,7 @@ end
 for _, item in ipairs(items) do
   local log, done, rejected = item[1], item[2], item[3]
   local expected, game_id, created, fp = item[4], item[5], item[6], item[7]
-  local events, shared, land = item[8], item[9], item[10]
+  local events, shared, land, secret, ends = item[8], item[9], item[10], item[11], item[12]
   local n = #events
   local code, record = 2, false
   if land and land[1] == 's' then
@@ -248,6 +281,16 @@ for _, item in ipairs(items) do
       else
         redis.call('SET', done, fp .. json)
       end
+      if secret ~= '' then
+        if ends then
+          redis.call('DEL', secret)
+        elseif expected == 0 then
+          redis.call('PERSIST', secret)
+        end
+      end
+      if ends and grace > 0 then
+        expire_done(log)
+      end
       if land then
         settle(land, land[4] .. json .. '}')
       end
@@ -258,6 +301,9 @@ end
 
 for _, to in ipairs(streams) do
   redis.call('XADD', to, 'MAXLEN', '~', reply_max, '*', 'os', '[' .. table.concat(outcomes[to], ',') .. ']')
+  if reply_ttl > 0 then
+    redis.call('EXPIRE', to, reply_ttl)
+  end
 end
 for cell, count in pairs(counts) do
   redis.call('HINCRBY', cells[cell][1], cells[cell][2], count)

@@ -115,6 +115,11 @@ def stats_pattern() -> str:
     return "stats:*"
 
 
+LIVE = "live"
+"""The name of the live projector's checkpoint (`checkpoint(s, LIVE)`): the referee trims
+each feed below it."""
+
+
 def checkpoint(s: int, name: str) -> str:
     """A projector's checkpoint (last feed id it applied) on shard `s`."""
     return f"ckpt:{{{s}}}:{name}"

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import NoScriptError, OutOfMemoryError, ResponseError
 
 from events import keys
 from events.codec import envelope_from_fields
@@ -20,6 +20,7 @@ from events.envelope import Envelope
 from events.held import NOT_SENT, HeldConnection
 
 _SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
+_ANSWER_FULL = files("events").joinpath("answer_full.lua").read_text(encoding="utf-8")
 Status = Literal["ok", "conflict", "duplicate", "rejected", "reused", "broken"]
 _STATUS: tuple[Status, ...] = (
     "ok", "conflict", "duplicate", "rejected", "conflict", "reused", "broken")  # 4: not tried after a conflict
@@ -88,6 +89,21 @@ class Landing(msgspec.Struct, frozen=True, gc=False, array_like=True):
     """kind "s" only: the command's dead-letter entry on dlq:{s} (field, value, ...), if any."""
 
 
+class Retention(msgspec.Struct, frozen=True, kw_only=True):
+    """How long the append script keeps what it writes beside the logs (counts of entries
+    are approximate, MAXLEN ~; times in seconds, 0 = keep)."""
+
+    reply_maxlen: int = 10_000
+    reply_ttl: int = 0
+    """A reply stream expires this long after the last outcome written to it."""
+    rejections_maxlen: int = 10_000
+    """Entries kept in rej:{s} and in dlq:{s}."""
+    rejected_ttl: int = 86_400
+    done_grace: int = 0
+    """The done records of a game's commands expire this long after the command that ends
+    it (an item with `ends`); 0 keeps them."""
+
+
 class AppendItem(msgspec.Struct, frozen=True, gc=False):
     """One command's envelopes to append to a game's log if it is still at `expected`
     (or, with a refusal landing, its rejection to record if the log is still there)."""
@@ -101,6 +117,10 @@ class AppendItem(msgspec.Struct, frozen=True, gc=False):
     """Identifies the command behind `command_id` (see `record`): a record of that id
     written for another fingerprint is answered `reused`, not as this command's."""
     landing: Landing | None = None
+    ends: bool = False
+    """The command ends the game: once it lands, the game's undisclosed seed is deleted (the
+    log reveals it) and the done records of every command in its log get their expiry
+    (`Retention.done_grace`)."""
 
 
 class AppendResult(msgspec.Struct, frozen=True, gc=False):
@@ -122,6 +142,14 @@ class AppendResult(msgspec.Struct, frozen=True, gc=False):
     seqs: list[int]
     version: int
     stored: bytes = b""
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether Redis refused a command because it is full (maxmemory with noeviction):
+    nothing of that command was written."""
+    return isinstance(exc, OutOfMemoryError) or (isinstance(exc, ResponseError) and str(exc).startswith("OOM"))
+
+
 
 
 class EventStore:
@@ -198,13 +226,15 @@ class EventStore:
                  bool(got[3 * i + 2]))
                 for i in range(len(game_ids))]
 
-    async def draw_seeds(self, shard: int, drawn: dict[str, bytes]) -> dict[str, bytes]:
+    async def draw_seeds(self, shard: int, drawn: dict[str, bytes], ttl_s: int | None = None) -> dict[str, bytes]:
         """The seed of each game: the one stored before (a redelivered open), else the one
-        drawn here, stored now (before any event of the game), in one round trip."""
+        drawn here, stored now (before any event of the game), in one round trip. A new
+        seed expires after `ttl_s` seconds unless the game's open lands (the append script
+        then keeps it): a refused open leaves nothing behind."""
         pipe = self._redis.pipeline(transaction=False)
         for g, seed in drawn.items():
             k = keys.secret(shard, g)
-            pipe.set(k, seed.hex(), nx=True)
+            pipe.set(k, seed.hex(), nx=True, ex=ttl_s)
             pipe.get(k)
         got = await pipe.execute()
         return {g: bytes.fromhex(got[2 * i + 1].decode()) for i, g in enumerate(drawn)}
@@ -261,8 +291,8 @@ class EventStore:
         return result
 
     async def append_batch(self, shard: int, items: Sequence[AppendItem], *, group: str = "",
-                           cells: Sequence[tuple[str, str]] = (), reply_maxlen: int = 10_000,
-                           rejections_maxlen: int = 10_000, rejected_ttl: int = 86_400) -> list[AppendResult]:
+                           cells: Sequence[tuple[str, str]] = (), retention: Retention = Retention()
+                           ) -> list[AppendResult]:
         """Judge and append several commands of one shard in order, in one script call.
 
         Items of different games are independent: a conflict or duplicate does not stop the
@@ -273,9 +303,13 @@ class EventStore:
 
         Items with a `Landing` are also settled by the script when they land (see
         `Landing`): acknowledged on cmd:{s} in consumer group `group`, outcomes delivered
-        (reply streams trimmed to `reply_maxlen`, approximately), latency counted in
-        `cells` (hash key, field), refusals recorded for `rejected_ttl` seconds and audited
-        on rej:{s} (trimmed to `rejections_maxlen`). The AppendResult says which landed.
+        (reply streams trimmed and expired as `retention` says), latency counted in
+        `cells` (hash key, field), refusals recorded (for `retention.rejected_ttl` seconds)
+        and audited on rej:{s}. The AppendResult says which landed.
+
+        Every item's first write is one Redis refuses when it is out of memory (maxmemory,
+        noeviction), and Redis checks a script only at its first write: a full Redis
+        refuses the whole call (`out_of_memory`), never half of it.
         """
         if not items:
             return []
@@ -287,8 +321,8 @@ class EventStore:
             self._check_key(shard, key)
         reply = await self._evalsha(
             [keys.feed(shard), keys.games(shard), keys.cmd(shard), keys.rejections(shard), keys.dead(shard)],
-            [self.feed_maxlen, self.done_ttl or 0, packed, group, reply_maxlen, rejections_maxlen,
-             rejected_ttl, _pack(cells)])
+            [self.feed_maxlen, self.done_ttl or 0, packed, group, retention.reply_maxlen, retention.rejections_maxlen,
+             retention.rejected_ttl, _pack(cells), retention.reply_ttl, retention.done_grace, keys.done(shard, "")])
         results: list[AppendResult] = []
         for item, i in zip(items, range(0, len(reply), 3)):
             status, version, stored = _STATUS[reply[i]], reply[i + 1], reply[i + 2]
@@ -318,7 +352,7 @@ class EventStore:
             if item.envelopes:
                 raise ValueError("a settlement appends no envelopes")
             self._check_landing(shard, land, group)
-            return ["", "", item.rejected_key, 0, "", 0, fp, [], False, land]
+            return ["", "", item.rejected_key, 0, "", 0, fp, [], False, land, "", False]
         game_id = item.game_id
         where = self.shard(game_id) if self.shards != 1 else 0  # (no call for one shard: hot path)
         if where != shard:
@@ -347,14 +381,15 @@ class EventStore:
                 shared = [game_type, at, command_id, fmt, first.prev_hash]
             else:
                 events = list(map(_fields, envelopes))
-        entry: list[Any] = [keys.log(shard, game_id), keys.done(shard, item.command_id), item.rejected_key,
-                            expected, game_id, envelopes[0].time if envelopes else 0, fp, events, shared]
         if land is not None:
             if land.kind == "r" and (envelopes or not item.rejected_key):
                 raise ValueError("a refusal appends no envelopes and needs its rejected key")
             self._check_landing(shard, land, group)
-            entry.append(land)
-        return entry
+        # The seed's key: kept once the game's open lands, deleted once its end does.
+        secret = keys.secret(shard, game_id) if envelopes and (expected == 0 or item.ends) else ""
+        return [keys.log(shard, game_id), keys.done(shard, item.command_id), item.rejected_key,
+                expected, game_id, envelopes[0].time if envelopes else 0, fp, events, shared, land, secret,
+                item.ends and bool(envelopes)]
 
     def _check_landing(self, shard: int, land: Landing, group: str) -> None:
         if not group:
@@ -397,6 +432,28 @@ class EventStore:
             got = await self._redis.evalsha(sha, len(keys_), *keys_, *args)
         return got
 
+    async def answer_full(self, shard: int, group: str, answers: Sequence[tuple[str, str, str]],
+                          retention: Retention = Retention()) -> None:
+        """Acknowledge commands of cmd:{s} and deliver their outcomes (entry id, reply stream
+        or "", outcome JSON) while Redis is full: the referee's answer `storage_full` to
+        commands whose append Redis refused. Nothing else is written: no record, no audit."""
+        if not answers:
+            return
+        args: list[Any] = [group, retention.reply_maxlen, retention.reply_ttl]
+        for msg_id, to, outcome in answers:
+            if to:
+                self._check_key(shard, to)
+            args += [msg_id, to, outcome]
+        await self._redis.eval(_ANSWER_FULL, 1, keys.cmd(shard), *args)
+
+    async def trim_projected(self, shard: int, projector: str) -> int:
+        """Drop the entries of feed:{s} that projector `projector` has applied (below its
+        checkpoint); returns how many went. Nothing goes before a projector has a checkpoint."""
+        got = await self._redis.get(keys.checkpoint(shard, projector))
+        if got is None:
+            return 0
+        return int(await self._redis.xtrim(keys.feed(shard), minid=_text(got), approximate=False))
+
     async def ensure_group(self, stream: str, group: str, start_id: str = "0") -> None:
         """Create a consumer group (and the stream if missing); a no-op if it exists."""
         try:
@@ -412,10 +469,12 @@ class EventStore:
         and entries not yet delivered stay.
 
         The floor is read in this order: first the group's last delivered id L, then the
-        lowest pending id P. Everything below min(L, P) was delivered before L was read and
-        was not pending after: acknowledged for good (an acknowledged entry is never pending
-        again). Deliveries in between have ids above L. Only the group `group` is
-        considered: a stream read by other groups must not be trimmed by it."""
+        lowest pending id P. Everything up to L that is below P was delivered before L was
+        read and was not pending after: acknowledged for good (an acknowledged entry is
+        never pending again). Deliveries in between have ids above L. So the entries below
+        min(L's successor, P) go: L too, once acknowledged (a 4 MiB command stayed behind as
+        the last one). Only the group `group` is considered: a stream read by other groups
+        must not be trimmed by it."""
         try:
             groups = await self._redis.xinfo_groups(stream)
         except ResponseError:  # no such stream
@@ -423,7 +482,8 @@ class EventStore:
         last = next((g["last-delivered-id"] for g in groups if _text(g["name"]) == group), None)
         if last is None or _text(last) == "0-0":
             return 0
-        floor = _text(last)
+        ms, seq = entry_order(_text(last))
+        floor = f"{ms}-{seq + 1}"
         pending = await self._redis.xpending(stream, group)
         if pending["pending"] and entry_order(_text(pending["min"])) < entry_order(floor):
             floor = _text(pending["min"])

@@ -30,6 +30,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_command_bytes: int = 4096
     rejections_maxlen: int = 10_000
     feed_maxlen: int = 0
+    """A cap on each feed (XADD MAXLEN ~; 0: none). The referee also trims each feed to the
+    live projector's checkpoint about once a second: what it has projected goes."""
+    done_grace_s: int = 86_400
+    """Idempotency records (`done:`) of a finished game expire this long after the command
+    that ended it (TABLESTREAM_DONE_GRACE_S); those of a game in play are kept."""
+    rejected_ttl_s: int = 86_400
+    """How long a refused command's record answers its resend (TABLESTREAM_REJECTED_TTL_S)."""
+    reply_ttl_s: int = 3_600
+    """A reply stream no outcome was written to for this long expires (TABLESTREAM_REPLY_TTL_S)."""
+    reply_maxlen: int = 10_000
+    """Entries a reply stream keeps, about (XADD MAXLEN ~; one entry per referee batch)."""
+    seed_ttl_s: int = 600
+    """A seed drawn for an open that has not landed (yet) expires after this long
+    (TABLESTREAM_SEED_TTL_S); the landing of the open keeps it, that of the game's end deletes it."""
     poll_ms: int = 100
     """How long a blocking read waits (ms) before checking whether to stop."""
     cache_games: int = 10_000
@@ -83,6 +97,11 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "max_deliveries": int(e.get("TABLESTREAM_MAX_DELIVERIES", "5")),
         "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),
         "consumer": e.get("TABLESTREAM_CONSUMER") or None,
+        "feed_maxlen": int(e.get("TABLESTREAM_FEED_MAXLEN", "0")),
+        "done_grace_s": int(e.get("TABLESTREAM_DONE_GRACE_S", "86400")),
+        "rejected_ttl_s": int(e.get("TABLESTREAM_REJECTED_TTL_S", "86400")),
+        "reply_ttl_s": int(e.get("TABLESTREAM_REPLY_TTL_S", "3600")),
+        "seed_ttl_s": int(e.get("TABLESTREAM_SEED_TTL_S", "600")),
         "gateway_max_body": int(e.get("TABLESTREAM_GATEWAY_MAX_BODY", str(64 * 1024))),
         "gateway_ws_queue": int(e.get("TABLESTREAM_GATEWAY_WS_QUEUE", "256")),
         "gateway_cors_origins": e.get("TABLESTREAM_GATEWAY_CORS_ORIGINS", ""),

@@ -28,9 +28,6 @@ OUTCOMES = b"os"
 """Field of a reply entry: the JSON list of the outcomes of one referee batch for that client."""
 GROUP = "referee"
 """The referee's consumer group on every cmd:{s}."""
-REPLY_MAXLEN = 10_000
-REPLY_TTL_S = 24 * 3600
-REJECTED_TTL_S = 24 * 3600
 
 
 class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

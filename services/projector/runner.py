@@ -25,7 +25,7 @@ from services.reconnect import LOST, Backoff
 
 log = logging.getLogger("tablestream.projector")
 
-LIVE = "live"
+LIVE = keys.LIVE
 
 # KEYS: checkpoint key ("" for none), then view keys; ARGV: checkpoint id, n views,
 # then per view (seq, doc), then (stats key, game id, row) triples for finished games.

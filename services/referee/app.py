@@ -86,10 +86,13 @@ class RefereeService:
             with contextlib.suppress(Exception):
                 await self.store.beat(self.settings.consumer, HEARTBEAT_TTL_S)
             # The commands every referee has acknowledged go from cmd:{s} (their outcomes,
-            # events and records are kept elsewhere); pending and unread ones stay.
+            # events and records are kept elsewhere); pending and unread ones stay. So do
+            # the feed entries the live projector has applied (the logs keep every event).
             for shard in self.referees:
                 with contextlib.suppress(Exception):
                     await self.store.trim_acknowledged(keys.cmd(shard), protocol.GROUP)
+                with contextlib.suppress(Exception):
+                    await self.store.trim_projected(shard, keys.LIVE)
 
     async def recover(self) -> int:
         """Judge the commands a previous run left pending before any new one, so that a

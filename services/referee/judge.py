@@ -37,6 +37,9 @@ for it, so the other command's answer stays as it was."""
 ARCHIVED = "game_archived"
 """The code of a command to a game moved to an archive folder (`tablestream archive`), or
 of an open under its id: the tombstone in `keys.archived` keeps the id taken."""
+FULL = "storage_full"
+"""The code of a command Redis had no memory for: nothing was written and no record kept,
+so the very same command may be sent again once memory is freed."""
 BROKEN = "broken_log"
 """The code of a command whose game's log the append script found broken (see AppendResult)."""
 
@@ -59,6 +62,7 @@ class Item(msgspec.Struct, gc=False):
     stamp: tuple[int, int] = (0, 0)  # (epoch, generation) of the cached state it was decided on
     fp: str = ""  # protocol.fingerprint of the command, once decoded
     settled: bool = False  # outcome, XACK and latency written by the append script
+    ends: bool = False  # accepted, and it ends the game (the append script's retention)
 
     def reject(self, game_id: str, code: str, message: str) -> None:
         self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)
@@ -228,7 +232,9 @@ class Judge:
             return None
         seed = self.cache.secrets.get(env.game_id)
         if fixture is None and seed is None:
-            it.reject(env.game_id, "retry", "seed not ready")  # unreachable: secrets are loaded first
+            # No seed could be drawn: Redis is full (the referee draws every open's seed first).
+            it.reject(env.game_id, FULL, "the service's storage is full: no seed could be drawn; send the same "
+                      "command again later")
             return None
         try:
             opening = list(game.setup(options, fixture if fixture is not None else Seed(seed)))  # type: ignore[arg-type]

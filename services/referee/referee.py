@@ -36,13 +36,13 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from events import keys
 from events.codec import accepted_prefix, encode_outcome
 from events.envelope import Accepted, Envelope, Rejected
-from events.store import AppendItem, EventStore, Landing
+from events.store import AppendItem, EventStore, Landing, Retention, out_of_memory
 from projections.table import advance, empty
 from services import protocol
 from services.config import Settings
 from services.protocol import lookup
 from services.referee.cache import GameCache
-from services.referee.judge import BROKEN, REUSED, Item, Judge, where
+from services.referee.judge import BROKEN, FULL, REUSED, Item, Judge, where
 
 __all__ = ["Item", "Referee", "lookup", "ms_clock"]
 
@@ -69,6 +69,10 @@ _Decided = tuple[str, Item, "tuple[Envelope, ...] | None"]
 """A decision: game id, the command, and its envelopes (None: refused)."""
 
 
+def _full(it: Item) -> bool:
+    return isinstance(it.outcome, Rejected) and it.outcome.code == FULL
+
+
 class Referee:
     """Judges the commands of one shard; keeps recently used game Tables in memory."""
 
@@ -90,6 +94,11 @@ class Referee:
         self.cache = GameCache(settings.cache_games)
         self.judge = Judge(shard, settings.shards, settings.max_command_bytes, clock, self.cache)
         self.cmd_stream = keys.cmd(shard)
+        self.retention = Retention(
+            reply_maxlen=settings.reply_maxlen, reply_ttl=settings.reply_ttl_s,
+            rejections_maxlen=settings.rejections_maxlen, rejected_ttl=settings.rejected_ttl_s,
+            done_grace=settings.done_grace_s)
+        self._preparing: dict[str, int] = {}  # games whose open is being decided (seeds in use)
         self.handled = 0
         self._appended: asyncio.Future[None] | None = None  # set once the last batch's append is done
         self._inflight: set[asyncio.Task[None]] = set()  # landings not finished yet
@@ -185,6 +194,9 @@ class Referee:
         except _TRANSPORT:
             raise
         except Exception as e:
+            if out_of_memory(e):
+                self._full(decided)
+                return []
             log.error("a batch's decisions could not land together (%s); landing them one by one", where(e))
         retry: list[Item] = []
         for d in decided:
@@ -198,6 +210,31 @@ class Referee:
                 log.error("command %s could not land: %s", it.command_id, it.failed)
                 self.cache.forget(game_id)
         return retry
+
+    def _full(self, decided: list[_Decided]) -> None:
+        """Redis refused the batch's append for lack of memory (nothing of it was written):
+        every command is answered `storage_full`, without a record, and may be sent again."""
+        log.warning("Redis is out of memory: %d commands answered %s (nothing written)", len(decided), FULL)
+        for game_id, it, envelopes in decided:
+            it.reject(game_id, FULL, "the service's storage is full: nothing was written; send the same "
+                      "command again later")
+            self._drop_seed(game_id)
+            if envelopes is not None:
+                self.cache.forget(game_id)
+
+    def _needs_seed(self, game_id: str) -> bool:
+        """Whether an open of `game_id` needs a seed drawn: none is held, the id is not
+        archived, and no game is known under it (an open of a known game is refused)."""
+        table = self.cache.get(game_id)
+        return (game_id not in self.cache.secrets and game_id not in self.cache.archived
+                and (table is None or table.version == 0))
+
+    def _drop_seed(self, game_id: str) -> None:
+        """Forget the seed drawn for a game that was not opened (a refused open, or one that
+        did not land), unless an open of it is being decided: its key in Redis expires."""
+        table = self.cache.get(game_id)
+        if (table is None or table.version == 0) and game_id not in self._preparing:
+            self.cache.secrets.pop(game_id, None)
 
     async def _prepare(self, items: list[Item]) -> tuple[list[_Decided], int]:
         """Decide every item in order per game on the cached states, leaving each game's
@@ -213,8 +250,22 @@ class Referee:
             by_game.setdefault(env.game_id, []).append(it)
             if env.kind == "open":
                 opening[env.game_id] = None
+        for g in opening:
+            self._preparing[g] = self._preparing.get(g, 0) + 1
+        try:
+            return await self._decide(by_game, opening, drops)
+        finally:
+            for g in opening:
+                if self._preparing[g] == 1:
+                    del self._preparing[g]
+                else:
+                    self._preparing[g] -= 1
+
+    async def _decide(self, by_game: dict[str, list[Item]], opening: dict[str, None],
+                      drops: int) -> tuple[list[_Decided], int]:
+        """`_prepare`'s work, with the seeds of `opening` guarded from being forgotten."""
         await self._load([g for g in by_game if g not in self.cache])
-        await self._load_secrets([g for g in opening if g not in self.cache.secrets and g not in self.cache.archived])
+        await self._load_secrets([g for g in opening if self._needs_seed(g)])
 
         # Per game: a chain of decisions taken on tentative states; the script judges a
         # chain in order and stops a game's chain at its first item that does not land.
@@ -248,6 +299,8 @@ class Referee:
                     decided.append((game_id, it, None))
                     continue
                 envelopes, table = got
+                assert it.game is not None
+                it.ends = it.game.result(table.state) is not None
                 decided.append((game_id, it, envelopes))
             if table is not None:
                 self.cache.remember(game_id, table)  # tentative: the next batch decides on it
@@ -270,6 +323,8 @@ class Referee:
                 else:
                     fresh.append(d)
             decided = fresh
+        # Refused for want of memory (no seed could be drawn): answered by `_finish`, unrecorded.
+        decided = [d for d in decided if not _full(d[1])]
         if not decided:
             return retry
         shard = self.shard
@@ -298,10 +353,9 @@ class Referee:
             else:
                 land = Landing("a", it.msg_id.decode(), to, accepted_prefix(it.command_id, game_id).decode(), cell)
                 batch.append(AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes, rejected_key,
-                                        it.fp, land))
-        results = await self.store.append_batch(
-            shard, batch, group=protocol.GROUP, cells=list(cells), reply_maxlen=protocol.REPLY_MAXLEN,
-            rejections_maxlen=self.settings.rejections_maxlen, rejected_ttl=protocol.REJECTED_TTL_S)
+                                        it.fp, land, it.ends))
+        results = await self.store.append_batch(shard, batch, group=protocol.GROUP, cells=list(cells),
+                                                retention=self.retention)
         for (game_id, it, envelopes), res in zip(decided, results):
             status = res.status
             if status == "ok":  # settled by the script; the cache already holds its state
@@ -324,6 +378,9 @@ class Referee:
             if envelopes is not None or status in ("conflict", "broken"):
                 # The log is not what the tentative chain assumed: re-read it next time.
                 self.cache.forget(game_id)
+        for game_id, it, envelopes in decided:
+            if it.env is not None and it.env.kind == "open" and (envelopes is None or not it.settled):
+                self._drop_seed(game_id)  # refused, or not landed: its seed is not kept
         return retry
 
     # ------------------------------------------------------------------ state cache
@@ -347,9 +404,19 @@ class Referee:
                 self.cache.remember(g, advance(empty(g, game), envs))
 
     async def _load_secrets(self, game_ids: list[str]) -> None:
-        """Draw (or find) the seed of each game being opened; stored before any event."""
-        if game_ids:
-            self.cache.secrets.update(await self.store.draw_seeds(self.shard, {g: self.new_seed() for g in game_ids}))
+        """Draw (or find) the seed of each game being opened; stored before any event, with
+        an expiry that the landing of the open lifts (a refused open leaves nothing). If
+        Redis is full, none is drawn: those opens are answered `storage_full`."""
+        if not game_ids:
+            return
+        try:
+            drawn = await self.store.draw_seeds(self.shard, {g: self.new_seed() for g in game_ids},
+                                                self.settings.seed_ttl_s)
+        except Exception as e:
+            if not out_of_memory(e):
+                raise
+            return
+        self.cache.secrets.update(drawn)
 
     # ------------------------------------------------------------------ replies
     async def _finish(self, items: list[Item], deliveries: dict[bytes, int]) -> None:
@@ -358,13 +425,19 @@ class Referee:
         "s" landings: outcome, rejected record, audit entry, dead letter, latency, XACK.
         None if all were settled, as every legal or refused command that lands is. An item
         without outcome stays pending (the claimer redelivers it) until its deliveries
-        reach the limit: then it is dead-lettered."""
+        reach the limit: then it is dead-lettered. Items refused `storage_full`, and all of
+        them if Redis is full now, are answered by `EventStore.answer_full` (no record)."""
         shard = self.shard
         now_us = time.time_ns() // 1000
         cells: dict[tuple[str, str], int] = {}
         batch: list[AppendItem] = []
+        full: list[Item] = []
+        sent: list[Item] = []
         for it in items:
             if it.settled:
+                continue
+            if _full(it):
+                full.append(it)
                 continue
             env = it.env
             game_id = env.game_id if env is not None else ""
@@ -383,22 +456,32 @@ class Referee:
             if isinstance(out, Rejected):
                 audit = ["command_id", it.command_id, "game_id", out.game_id, "seat", env.seat if env else -2,
                          "code", out.code, "message", out.message, "msg_id", it.msg_id.decode()]
-                if it.command_id and out.code not in (REUSED, BROKEN):
+                if it.command_id and out.code not in (REUSED, BROKEN, FULL):
                     # NX: a record already there is another command's (judged before, or
                     # refused before its body could be read) and keeps its answer. None
                     # for a broken log: once it is mended the command may be sent again.
                     record = keys.rejected(shard, it.command_id)
             cell = 0
-            if it.sent_us and env is not None:
+            if it.sent_us and env is not None and it.game is not None:  # a known game type: bounded
                 where = (protocol.latency(shard, env.game_type), str(1 << max(1, now_us - it.sent_us).bit_length()))
                 cell = cells.get(where) or cells.setdefault(where, len(cells) + 1)
             to = keys.replies(shard, it.reply_to) if it.reply_to else ""
             land = Landing("s", it.msg_id.decode(), to, encode_outcome(out).decode(), cell, audit, dead)
             batch.append(AppendItem(game_id, 0, it.command_id, (), record, it.fp, land))
+            sent.append(it)
         if batch:
-            await self.store.append_batch(
-                shard, batch, group=protocol.GROUP, cells=list(cells), reply_maxlen=protocol.REPLY_MAXLEN,
-                rejections_maxlen=self.settings.rejections_maxlen, rejected_ttl=protocol.REJECTED_TTL_S)
+            try:
+                await self.store.append_batch(shard, batch, group=protocol.GROUP, cells=list(cells),
+                                              retention=self.retention)
+            except Exception as e:
+                if not out_of_memory(e):
+                    raise
+                self._full([(it.env.game_id if it.env is not None else "", it, None) for it in sent])
+                full += sent
+        if full:
+            await self.store.answer_full(shard, protocol.GROUP, [
+                (it.msg_id.decode(), keys.replies(shard, it.reply_to) if it.reply_to else "",
+                 encode_outcome(it.outcome).decode()) for it in full], self.retention)
 
     async def handle_reclaimed(self, entries: Sequence[tuple[bytes, dict[bytes, bytes]]]) -> list[Item]:
         """Commands taken over from a dead referee (XAUTOCLAIM): judged with their delivery counts."""

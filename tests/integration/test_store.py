@@ -583,8 +583,8 @@ async def test_acknowledged_commands_are_trimmed_and_pending_ones_kept(lab: Lab,
     claimed = await redis.xclaim(stream, group, "alive", 0, ids[3:5])
     assert [m for m, _ in claimed] == ids[3:5]
     await redis.xack(stream, group, *ids[3:5])
-    assert await lab.store.trim_acknowledged(stream, group) == 3  # 3-5 (6, the last delivered, stays)
-    assert [m for m, _ in await redis.xrange(stream)] == ids[6:]
+    assert await lab.store.trim_acknowledged(stream, group) == 4  # 3-6 (6, the last delivered, acknowledged)
+    assert [m for m, _ in await redis.xrange(stream)] == ids[7:]
     # Another group's view is not this one's: nothing of a stream is trimmed for a group it lacks.
     assert await lab.store.trim_acknowledged(stream, "no-such-group") == 0
 
