@@ -144,6 +144,12 @@ def stats(game_type: str) -> str:
     return f"stats:{game_type}"
 
 
+def ratings(game_type: str) -> str:
+    """Hash: the players' ratings in one game type (`projections.ratings`: player key
+    `kind:id` -> rating JSON, and `~folded`: where the fold stands), written by projectors."""
+    return f"ratings:{game_type}"
+
+
 def latency(s: int, game_type: str) -> str:
     """Hash: histogram of publish-to-outcome latency of shard `s`'s commands of one game type
     (field = upper bound in µs, log2 buckets; in the shard's slot: the append script counts them)."""

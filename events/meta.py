@@ -41,7 +41,30 @@ class SeedRevealed(Event, tag="ts.seed_revealed"):
     seed: str
 
 
-MetaEvent = GameOpened | SeedRevealed
+class SeatPlayer(msgspec.Struct, frozen=True, kw_only=True):
+    """Who holds a seat. `kind`: "bot" (a bot kind the service plays: `id` is the kind),
+    "identity" (a gateway identity: `id` is its id), "chat" (a chat user: `id` is
+    "<platform>:<user id>") or "name" (a display name given in a lobby: `id` is the
+    name). `name` is what to show. A player's rating is kept by `kind:id`."""
+
+    kind: str
+    id: str
+    name: str
+
+
+SEAT_PLAYER_KINDS = ("bot", "identity", "chat", "name")
+
+
+class SeatsTaken(Event, tag="ts.seats_taken"):
+    """Who sits in each seat (index = seat), as the seats were claimed: a lobby's claims
+    and bot seats, `play`'s bot kinds. Logged by the opening command right after
+    `GameOpened` when the open request names the players; a game opened without names
+    has none (so logs of such games, and every older log, are unchanged)."""
+
+    seats: list[SeatPlayer]
+
+
+MetaEvent = GameOpened | SeedRevealed | SeatsTaken
 
 
 def is_meta(type: str) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 import msgspec
 
-from events.meta import is_meta
+from events.meta import SeatPlayer, is_meta
 from projections.table import Table
 
 
@@ -31,7 +31,8 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     and how the game ended); omitted when empty, so rows of games without one are
     unchanged. `options` are the game's options as played (every field but those left
     unset), so statistics can be read per setup (`setup`, `select`); rows stored before it
-    existed lack it (see `projections.audit`).
+    existed lack it (see `projections.audit`). `seated` names who held each seat, when the
+    log records it (`SeatsTaken`): ratings are kept by it (`projections.ratings`).
     """
 
     game_id: str
@@ -46,6 +47,7 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     ended_ms: int
     summary: dict[str, Any] = {}
     options: dict[str, Any] = {}
+    seated: list[SeatPlayer] = []
 
 
 def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
@@ -66,7 +68,7 @@ def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
         commands=len({e.command_id for e in envs if e.seat >= 0}),
         started_ms=envs[0].time if envs else 0, ended_ms=envs[-1].time if envs else 0,
         summary=_plain(game.summary(table.state)) if game.summary is not None else {},
-        options=_options(table))
+        options=_options(table), seated=list(table.seated))
 
 
 def _options(table: Table) -> dict[str, Any]:

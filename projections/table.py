@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from events.chain import GENESIS
 from events.codec import META, PayloadCodec
 from events.envelope import Envelope
-from events.meta import GameOpened, SeedRevealed, is_meta
+from events.meta import GameOpened, SeatPlayer, SeatsTaken, SeedRevealed, is_meta
 from games.contract import GameDef
 
 _codecs: dict[str, tuple[GameDef, PayloadCodec]] = {}
@@ -52,6 +52,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     last_hash: str = GENESIS
     opened: GameOpened | None = None
     seed: str | None = None  # revealed seed (hex), once the game is over
+    seated: tuple[SeatPlayer, ...] = ()  # who holds each seat (`SeatsTaken`), () when not logged
 
     @property
     def over(self) -> bool:
@@ -66,6 +67,7 @@ def empty(game_id: str, game: GameDef) -> Table:
 def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
     """`table` after the envelopes that follow it (seq version+1, version+2, ...)."""
     state, version, last, opened, seed = table.state, table.version, table.last_hash, table.opened, table.seed
+    seated = table.seated
     evolve, game = table.game.evolve, table.game
     for env in envelopes:
         if env.seq != version + 1:
@@ -75,10 +77,12 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
             opened = event
         elif isinstance(event, SeedRevealed):
             seed = event.seed
+        elif isinstance(event, SeatsTaken):
+            seated = tuple(event.seats)
         else:
             state = evolve(state, event)
         version, last = env.seq, env.hash
-    return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed)
+    return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed, seated=seated)
 
 
 def command_end(envelopes: Iterable[Envelope], seq: int) -> int:

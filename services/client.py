@@ -20,6 +20,7 @@ import logging
 import secrets
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -28,6 +29,7 @@ import redis.asyncio as aioredis
 from events import keys
 from events.codec import decode_outcomes
 from events.envelope import CommandEnvelope, Outcome
+from events.meta import SeatPlayer
 from games.contract import GameDef, Rejection
 from services import protocol
 from services.reconnect import LOST, Backoff, retrying
@@ -166,9 +168,10 @@ class Client:
         await self.redis.xadd(keys.cmd(keys.shard_of(game_id, self.shards)), fields)
 
     async def open(self, game: GameDef, *, game_id: str | None = None, preset: str = "",
-                   options: Any = None, fixture: Any = None, players: int | None = None
-                   ) -> tuple[str, list[str], Outcome]:
-        """Create a game: its id, one fresh secret token per seat, and the outcome."""
+                   options: Any = None, fixture: Any = None, players: int | None = None,
+                   seats: Sequence[SeatPlayer] = ()) -> tuple[str, list[str], Outcome]:
+        """Create a game: its id, one fresh secret token per seat, and the outcome; `seats`
+        names who holds each seat (logged: ratings are kept by it)."""
         game_id = game_id or f"{game.id}-{uuid.uuid4().hex[:10]}"
         if options is None and not preset:
             preset = next(iter(game.presets))
@@ -177,7 +180,7 @@ class Client:
         req = protocol.OpenRequest(
             token_hashes=[protocol.token_hash(t) for t in tokens], preset=preset,
             options=msgspec.Raw(msgspec.json.encode(options)),  # None encodes as null
-            fixture=msgspec.Raw(msgspec.json.encode(fixture)))
+            fixture=msgspec.Raw(msgspec.json.encode(fixture)), seats=list(seats))
         out = await self.submit(self.envelope(game_id=game_id, game_type=game.id, kind="open",
                                               command=msgspec.json.encode(req)))
         return game_id, tokens, out

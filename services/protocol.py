@@ -19,6 +19,7 @@ import msgspec
 
 from events import keys
 from events.envelope import CommandEnvelope
+from events.meta import SeatPlayer
 
 if TYPE_CHECKING:
     from games.contract import GameDef
@@ -36,6 +37,8 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     Clients draw the seat tokens and send only their SHA-256, so no token is ever stored.
     `preset` names one of the game's presets; `options` (JSON of the options Struct)
     overrides it; `fixture` (JSON of the game's fixture Struct) replaces the seeded deal.
+    `seats` names who holds each seat (lobby claims, bot kinds): logged as `SeatsTaken`,
+    what ratings are kept by; empty when unknown (nothing is logged then).
     """
 
     token_hashes: list[str]
@@ -44,6 +47,7 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     # as null only, and refused every options or fixture object.
     options: msgspec.Raw = msgspec.Raw(b"null")
     fixture: msgspec.Raw = msgspec.Raw(b"null")
+    seats: list[SeatPlayer] = []
 
 
 latency = keys.latency

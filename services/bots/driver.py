@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from events.envelope import Accepted
+from events.meta import SeatPlayer
 from events.store import EventStore
 from games.contract import GameDef
 from projections.table import Table, advance, empty
@@ -43,7 +44,10 @@ async def play_game(client: Client, store: EventStore, game: GameDef, *, preset:
                     options: Any = None, seed: bytes = b"", bot_kinds: Sequence[str] = ("random",),
                     game_id: str | None = None, on_command: Callable[[], None] | None = None,
                     max_commands: int = 100_000) -> Played:
-    gid, tokens, out = await client.open(game, game_id=game_id, preset=preset, options=options)
+    n = options.players if options is not None else game.presets[preset or next(iter(game.presets))].players
+    kinds = list(bot_kinds) or ["random"]
+    seats = [SeatPlayer(kind="bot", id=kinds[i % len(kinds)], name=f"{kinds[i % len(kinds)]} bot") for i in range(n)]
+    gid, tokens, out = await client.open(game, game_id=game_id, preset=preset, options=options, seats=seats)
     if not isinstance(out, Accepted):
         raise RuntimeError(f"could not open a game: {out}")
     bot_seed = hashlib.sha256(seed + gid.encode()).digest()

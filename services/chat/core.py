@@ -119,7 +119,7 @@ class ChatCore:
             return [private(msg, "no game here: `open <game>` first")]
         if msg.user in room.users:
             return [private(msg, f"you already hold seat {room.users[msg.user].seat}")]
-        body: dict = {"name": msg.display_name[:40] or msg.user[:40]}
+        body: dict = {"name": msg.display_name[:40] or msg.user[:40], "chat_user": f"{msg.platform}:{msg.user}"[:100]}
         if cmd.args:
             body["seat"] = int(cmd.args[0])
         got = await self.gw.call("POST", f"/lobbies/{room.game}/seats", body=body)

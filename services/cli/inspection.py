@@ -176,14 +176,22 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
                                                 "3); an option the game was opened without (edifice) counts as "
                                                 "false, the others as their default."),
           as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
+          ratings: bool = typer.Option(False, "--ratings", help="The players' ratings instead (openskill: mu, "
+                                       "sigma, ordinal, games), best first."),
           archive: Optional[Path] = ArchiveDir,
           data_dir: Optional[str] = DataDir) -> None:
     """Statistics of finished games: wins by facet (e.g. wonder and side), scores, length, latency.
 
     Figures cover every finished game of the type unless --players/--option pick one
     setup; the games counted per setup are listed first. The latency is the referee's
-    for the whole game type, whatever the filter."""
+    for the whole game type, whatever the filter. --ratings shows the players' ratings
+    (over every rated game of the type)."""
     g = game_def(game)
+    if ratings:
+        from services.cli.analytics import show_ratings
+
+        run(show_ratings(load_settings(data_dir), g, as_json))
+        return
     if problem := players_problem(g, players):  # no game of that many players can exist
         raise fail(USAGE, problem)
     wanted = []

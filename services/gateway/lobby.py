@@ -21,6 +21,7 @@ from litestar.params import FromPath, JSONBody
 
 from events import keys
 from events.envelope import Accepted
+from events.meta import SeatPlayer
 from games.contract import GameDef
 from services import protocol
 from services.bots.policies import BOTS
@@ -59,6 +60,9 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """A display name; with an identity token, none: the identity's name."""
     seat: int | None = None
     """A given seat; none: the first free one."""
+    chat_user: str | None = None
+    """For the chat service: the chat user claiming ("<platform>:<user id>"), whom the
+    game's log then names for that seat (ratings are kept by it); self-declared, as names."""
 
 
 class Claimed(msgspec.Struct, frozen=True, kw_only=True):
@@ -100,6 +104,18 @@ class _Taken(msgspec.Struct, frozen=True, omit_defaults=True):
     bot: str = ""
     token: str = ""
     identity: str = ""
+    chat: str = ""
+
+
+def _player(t: _Taken) -> SeatPlayer:
+    """Who holds a taken seat, as the game's log records it (`SeatsTaken`)."""
+    if t.bot:
+        return SeatPlayer(kind="bot", id=t.bot, name=t.name)
+    if t.identity:
+        return SeatPlayer(kind="identity", id=t.identity, name=t.name)
+    if t.chat:
+        return SeatPlayer(kind="chat", id=t.chat, name=t.name)
+    return SeatPlayer(kind="name", id=t.name, name=t.name)
 
 
 def _key(request: Request, game_id: str) -> str:
@@ -190,7 +206,12 @@ async def claim_seat(request: Request, game_id: FromPath[str], data: JSONBody[Cl
     name = identities.check_name(data.name if data.name is not None else ident.name, game_id)  # type: ignore[union-attr]
     want = None if data.seat is None else _seat(data.seat, spec.players)
     token = protocol.new_token()
-    taken = _Taken(name=name, hash=protocol.token_hash(token), identity=ident.id if ident else "")
+    chat = data.chat_user or ""
+    if chat and (len(chat) > 100 or ":" not in chat or not chat.isprintable()):
+        raise ApiError("malformed", "chat_user is '<platform>:<user id>', at most 100 printable characters",
+                       game_id=game_id)
+    taken = _Taken(name=name, hash=protocol.token_hash(token), identity=ident.id if ident else "",
+                   chat="" if ident else chat)
     seat = await _take(request, game_id, spec, want, taken)
     if seat is None:
         raise ApiError("seat_taken" if want is not None else "lobby_full",
@@ -265,7 +286,7 @@ async def _start_if_full(request: Request, game_id: str) -> bool:
         return b"started" in await g.redis.hgetall(key)
     game: GameDef = lookup(spec.game_type)
     req = protocol.OpenRequest(token_hashes=[t.hash for t in taken if t is not None], preset=spec.preset,
-                               options=spec.options)
+                               options=spec.options, seats=[_player(t) for t in taken if t is not None])
     env = g.client.envelope(game_id=game_id, game_type=game.id, kind="open", command=msgspec.json.encode(req),
                             command_id=f"lobby-open-{protocol.token_hash(game_id)[:32]}")
     try:

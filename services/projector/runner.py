@@ -20,6 +20,7 @@ from events.envelope import Envelope
 from events.store import EventStore
 from projections import board, stats
 from projections.table import Table, advance, empty
+from services.projector import ratings as player_ratings
 from services.protocol import lookup
 from services.reconnect import LOST, Backoff
 
@@ -244,6 +245,7 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
     owners: list[str] = []
     args: list[object] = [checkpoint[1] if checkpoint else "", 0]
     extra: list[object] = []
+    finished: dict[str, list[stats.GameRow]] = {}
     for t in tables:
         for seat, data in board.docs(t).items():
             view_keys.append(keys.view(shard, t.game_id, seat))
@@ -255,8 +257,11 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
             r = stats.row(t, envs)
             if r is not None:
                 extra += (keys.stats(t.game.id), t.game_id, stats.encode_row(r))
+                finished.setdefault(t.game.id, []).append(r)
     args[1] = len(view_keys)
     newer = await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
+    for game_type, rows in finished.items():
+        await player_ratings.update(redis, game_type, rows)
     return {owners[int(i) - 1] for i in newer or []}
 
 
@@ -346,6 +351,7 @@ async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
         async for g, _ in redis.hscan_iter(k):
             game_id = g.decode()
             await orphan(keys=[k, keys.log(keys.shard_of(game_id, shards), game_id)], args=[game_id])
+    await player_ratings.rebuild(redis)
     return count
 
 

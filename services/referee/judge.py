@@ -21,7 +21,7 @@ from events import keys
 from events.chain import Linker
 from events.codec import META
 from events.envelope import CommandEnvelope, Envelope, Outcome, Rejected
-from events.meta import GameOpened, SeedRevealed
+from events.meta import SEAT_PLAYER_KINDS, GameOpened, SeatsTaken, SeedRevealed
 from games.contract import GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
 from projections.table import Table, codec, empty
@@ -74,6 +74,19 @@ class Item(msgspec.Struct, gc=False):
 
 _env_decoder = msgspec.json.Decoder(CommandEnvelope)
 _open_decoder = msgspec.json.Decoder(protocol.OpenRequest)
+MAX_PLAYER_CHARS = 100
+
+
+def _seats_problem(seats: list[Any], players: int) -> str | None:
+    """Why an open request's `seats` (who holds each seat) cannot be logged, or None."""
+    if len(seats) != players:
+        return f"seats names {len(seats)} players for {players} seats"
+    for i, p in enumerate(seats):
+        if p.kind not in SEAT_PLAYER_KINDS:
+            return f"seat {i}: a player's kind is one of {', '.join(SEAT_PLAYER_KINDS)}"
+        if not 0 < len(p.id) <= MAX_PLAYER_CHARS or len(p.name) > MAX_PLAYER_CHARS:
+            return f"seat {i}: a player's id is 1-{MAX_PLAYER_CHARS} characters, its name at most {MAX_PLAYER_CHARS}"
+    return None
 _cmd_decoders: dict[str, tuple[GameDef, msgspec.json.Decoder]] = {}
 
 
@@ -230,6 +243,9 @@ class Judge:
         if not lo <= players <= hi or len(req.token_hashes) != players:
             it.reject(env.game_id, "bad_options", f"{game.id} takes {lo}-{hi} players, one token hash each")
             return None
+        if req.seats and (problem := _seats_problem(req.seats, players)):
+            it.reject(env.game_id, "bad_options", problem)
+            return None
         seed = self.cache.secrets.get(env.game_id)
         if fixture is None and seed is None:
             # No seed could be drawn: Redis is full (the referee draws every open's seed first).
@@ -250,7 +266,8 @@ class Judge:
             rng="" if fixture is not None else RNG_NAME,
             seat_token_hashes=list(req.token_hashes), fixture=fixture is not None,
         )
-        return self._seal(it, empty(env.game_id, game), [opened, *opening], -1)
+        seated = [SeatsTaken(seats=list(req.seats))] if req.seats else []
+        return self._seal(it, empty(env.game_id, game), [opened, *seated, *opening], -1)
 
     def _seal(self, it: Item, table: Table, events: list[Any], seat: int) -> Decision:
         """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends."""
@@ -259,12 +276,15 @@ class Judge:
         link = Linker(game_id=game_id, game_type=game.id, time=self.clock(), command_id=it.command_id)
         envelopes: list[Envelope] = []
         prev, seq = table.last_hash, table.version
-        state, opened = table.state, table.opened
+        state, opened, seated = table.state, table.opened, table.seated
         evolve = game.evolve
         for ev in events:
             if isinstance(ev, GameOpened):
                 tag, v, data = META.encode(ev)
                 opened = ev
+            elif isinstance(ev, SeatsTaken):
+                tag, v, data = META.encode(ev)
+                seated = tuple(ev.seats)
             else:
                 tag, v, data = gcodec.encode(ev)
                 state = evolve(state, ev)
@@ -281,5 +301,5 @@ class Judge:
                 seq += 1
                 envelopes.append(link(prev, seq, tag, v, -1, data))
         after = Table(game_id=game_id, game=game, state=state, version=seq,
-                      last_hash=envelopes[-1].hash, opened=opened, seed=seed)
+                      last_hash=envelopes[-1].hash, opened=opened, seed=seed, seated=seated)
         return tuple(envelopes), after  # a tuple of untracked Structs: the GC lets go of it

@@ -15,6 +15,7 @@ import redis.asyncio as aioredis
 import websockets
 
 from events import keys
+from events.store import EventStore
 from services.config import Settings
 from tests.integration.support_gateway import Deployment, deployment
 
@@ -123,6 +124,10 @@ async def test_one_identity_plays_two_games_from_its_event_stream(deployment: De
         assert [(f[b"type"], f[b"seat"], f[b"identity"]) for f in claims] == [
             (b"seat_claimed", b"0", me["id"].encode()), (b"seat_offered", b"1", me["id"].encode())]
         assert not await r.hexists(keys.lobby(keys.shard_of(game_b, shards), game_b), "offer:1")  # handed over once
+        for gid, seat in ((game_a, 0), (game_b, 1)):  # the game's log names the identity in its seat
+            seated = (await EventStore(r, shards=shards).read(gid))[1]
+            assert seated.type == "ts.seats_taken"
+            assert json.loads(seated.data)["seats"][seat] == {"kind": "identity", "id": me["id"], "name": "Multi"}
     finally:
         await r.aclose()
 

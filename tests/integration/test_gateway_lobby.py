@@ -7,8 +7,10 @@ import asyncio
 import random
 
 import httpx
+import msgspec
 import redis.asyncio as aioredis
 
+from events.meta import SeatPlayer, SeatsTaken
 from events.store import EventStore
 from games import registry
 from projections.audit import verify
@@ -38,9 +40,9 @@ async def _play_seat(http: httpx.AsyncClient, gid: str, seat: int, token: str, t
         assert res.status_code == 200, res.text
 
 
-async def _check_log(d: Deployment, gid: str) -> None:
-    """The log verifies and holds each bot command once (a seat played twice would have
-    left a second command at some position, refused or not)."""
+async def _check_log(d: Deployment, gid: str, seated: list[SeatPlayer]) -> None:
+    """The log verifies, holds each bot command once (a seat played twice would have
+    left a second command at some position, refused or not) and names who took each seat."""
     r = aioredis.from_url(d.url)
     try:
         envs = await EventStore(r).read(gid)
@@ -49,6 +51,7 @@ async def _check_log(d: Deployment, gid: str) -> None:
         await r.aclose()
     assert verify(registry.get(envs[0].game_type), envs) == []
     assert rejected == 0
+    assert envs[1].type == "ts.seats_taken" and msgspec.json.decode(envs[1].data, type=SeatsTaken).seats == seated
 
 
 async def test_claims_and_a_bot_seat_then_a_whole_game(deployment: Deployment) -> None:
@@ -75,7 +78,8 @@ async def test_claims_and_a_bot_seat_then_a_whole_game(deployment: Deployment) -
         assert (await http.get(f"/games/{gid}")).json()["players"] == 2
         await _play_seat(http, gid, 0, ada.json()["token"])
         assert (await http.get(f"/games/{gid}/result")).json()["over"]
-    await _check_log(deployment, gid)
+    await _check_log(deployment, gid, [SeatPlayer(kind="name", id="Ada", name="Ada"),
+                                       SeatPlayer(kind="bot", id="greedy", name="greedy bot")])
 
 
 async def test_the_host_starts_with_bots_and_two_gateways_play_each_bot_seat_once(deployment: Deployment) -> None:
@@ -86,7 +90,8 @@ async def test_the_host_starts_with_bots_and_two_gateways_play_each_bot_seat_onc
             httpx.AsyncClient(base_url=second, timeout=30) as http2:
         made = (await http.post("/lobbies", json={"game_type": "seven_wonders", "preset": "3p"})).json()
         gid, host = made["game_id"], made["host_token"]
-        me = await http2.post(f"/lobbies/{gid}/seats", json={"name": "Grace"})  # through the other gateway
+        me = await http2.post(f"/lobbies/{gid}/seats",  # through the other gateway, as the chat service claims
+                              json={"name": "Grace", "chat_user": "discord:42"})
         assert me.status_code == 201 and me.json()["seat"] == 0
         bad = await http.post(f"/lobbies/{gid}/start", json={}, headers=_bearer("f" * 36))
         assert bad.status_code == 401 and bad.json()["code"] == "bad_token"
@@ -94,7 +99,8 @@ async def test_the_host_starts_with_bots_and_two_gateways_play_each_bot_seat_onc
         assert started.status_code == 201 and started.json()["started"], started.text
         assert [s.get("bot") for s in started.json()["seats"]] == [None, "random", "random"]
         await _play_seat(http2, gid, 0, me.json()["token"])
-    await _check_log(deployment, gid)
+    await _check_log(deployment, gid, [SeatPlayer(kind="chat", id="discord:42", name="Grace"),
+                                       *[SeatPlayer(kind="bot", id="random", name="random bot")] * 2])
 
 
 async def test_bad_lobby_input_is_a_typed_4xx(deployment: Deployment) -> None:
@@ -108,6 +114,7 @@ async def test_bad_lobby_input_is_a_typed_4xx(deployment: Deployment) -> None:
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": ""}, 400, "malformed"),
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "seat": 3}, 400, "unknown_seat"),
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "team": 1}, 400, "malformed"),
+            ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "chat_user": "no-platform"}, 400, "malformed"),
             ("POST", f"/lobbies/{gid}/bots", _bearer(host), {"seat": 1, "kind": "genius"}, 400, "bad_options"),
             ("POST", f"/lobbies/{gid}/start", {}, {}, 401, "bad_token"),
             ("GET", f"/games/{gid}/moves", _bearer(host), None, 404, "unknown_game"),

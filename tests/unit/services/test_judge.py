@@ -8,7 +8,7 @@ import pytest
 
 from events.chain import GENESIS, verify
 from events.envelope import Accepted, Rejected
-from events.meta import GameOpened, SeedRevealed
+from events.meta import GameOpened, SeatPlayer, SeatsTaken, SeedRevealed
 from games.rng import seed_commitment
 from projections.table import Table, advance, empty
 from services import protocol
@@ -119,3 +119,32 @@ def test_an_unreadable_entry_is_refused_with_the_fingerprint_of_its_bytes() -> N
     assert (it.command_id, it.reply_to, it.fp) == ("c-9", "c-test", protocol.entry_fingerprint(fields))
     other = Judge(1, 2, 4096, lambda: 0, GameCache(10)).parse(b"1-0", entry("c-1", game_id="g-1"))
     assert isinstance(other.outcome, Rejected) and other.outcome.code == "wrong_shard"
+
+
+def _open_with(seats: list) -> tuple[Item, object]:
+    cache = GameCache(10)
+    cache.secrets["g-1"] = SEED
+    judge = Judge(0, 1, 4096, lambda: 1_700_000_000_000, cache)
+    req = protocol.OpenRequest(token_hashes=[protocol.token_hash(t) for t in TOKENS], preset="2p", seats=seats)
+    return judged(judge, None, entry("c-open", kind="open", seat=-1, token="", command=msgspec.json.encode(req)))
+
+
+def test_an_open_request_naming_its_players_logs_who_sits_where_after_the_opening() -> None:
+    players = [SeatPlayer(kind="identity", id="id-1", name="Ada"), SeatPlayer(kind="bot", id="greedy", name="greedy bot")]
+    it, got = _open_with(players)
+    assert it.outcome is None and got is not None
+    envs, table = got
+    assert [e.type for e in envs[:2]] == ["ts.game_opened", "ts.seats_taken"] and envs[1].seat == -1
+    assert msgspec.json.decode(envs[1].data, type=SeatsTaken).seats == players
+    assert table.seated == tuple(players) and table == advance(empty("g-1", TOY), envs)
+    _, _, _, unnamed = opened()  # without names, nothing more is logged than before
+    assert "ts.seats_taken" not in [e.type for e in unnamed] and len(unnamed) == len(envs) - 1
+
+
+@pytest.mark.parametrize("seats", [[SeatPlayer(kind="bot", id="greedy", name="g")],  # one name for two seats
+                                   [SeatPlayer(kind="robot", id="x", name="x")] * 2,  # no such kind
+                                   [SeatPlayer(kind="name", id="", name="")] * 2,  # no id
+                                   [SeatPlayer(kind="name", id="x" * 101, name="x")] * 2])
+def test_an_open_request_with_bad_players_is_refused_and_logs_nothing(seats: list) -> None:
+    it, got = _open_with(seats)
+    assert got is None and isinstance(it.outcome, Rejected) and it.outcome.code == "bad_options"
