@@ -64,6 +64,52 @@ class Completion(msgspec.Struct, frozen=True):
 
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+Decide = Callable[[Any, Seat, Any], Sequence[Any] | Rejection]
+
+GAME_OVER = Rejection("game_over", "the game is over")
+NOT_STARTED = Rejection("not_started", "the game has not been set up")
+
+
+def not_your_turn(seat: Seat, acting: tuple[Seat, ...]) -> Rejection:
+    """The refusal of a seat with nothing to decide now, naming who acts (every view shows it)."""
+    if not acting:
+        who = "nobody acts now"
+    elif len(acting) == 1:
+        who = f"it is seat {acting[0]}'s turn"
+    else:
+        who = f"seats {', '.join(map(str, acting))} are to act"
+    return Rejection("not_your_turn", f"seat {seat} has nothing to decide now: {who}")
+
+
+def guarded(rules: Decide, to_act: Callable[[Any], tuple[Seat, ...]],
+            waiting: Callable[[Any, Seat, tuple[Seat, ...]], Rejection] | None = None) -> Decide:
+    """A game's `decide`: the guards every game shares, checked here once, then `rules`.
+
+    In this order: the game is over (`game_over`), not set up (`not_started`), the seat is
+    not at the table (`unknown_seat`), the seat is not among `to_act(state)` (`waiting`'s
+    refusal if the game has its own, else `not_your_turn`). So `rules(state, seat, cmd)`
+    judges only a started, unfinished game for a seat that is to act, and keeps to the
+    checks of its own game. The game's State has `phase` ("new" before setup, "over" once
+    the game has ended) and `players` (the seats are 0..players-1).
+    """
+
+    def decide(state: Any, seat: Seat, cmd: Any) -> Sequence[Any] | Rejection:
+        phase = state.phase
+        if phase == "over":
+            return GAME_OVER
+        if phase == "new":
+            return NOT_STARTED
+        players = state.players
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            return Rejection("unknown_seat", f"there is no seat {seat} in a {players}-player game")
+        acting = to_act(state)
+        if seat not in acting:
+            return not_your_turn(seat, acting) if waiting is None else waiting(state, seat, acting)
+        return rules(state, seat, cmd)
+
+    decide.__doc__ = rules.__doc__
+    decide.__wrapped__ = rules  # type: ignore[attr-defined]
+    return decide
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +134,9 @@ class GameDef:
     """The state before the first event; replay = reduce(evolve, events, initial)."""
     setup: Callable[[Any, Any], Sequence[Any]]
     """setup(options, Seed | fixture) -> opening events, every random outcome written out."""
-    decide: Callable[[Any, Seat, Any], Sequence[Any] | Rejection]
-    """decide(state, seat, command) -> events, or a Rejection. Pure and total."""
+    decide: Decide
+    """decide(state, seat, command) -> events, or a Rejection. Pure and total. A game builds
+    it with `guarded` (the shared guards, then the game's own rules)."""
     evolve: Callable[[Any, Any], Any]
     """evolve(state, event) -> state. Applies recorded facts; no validation."""
     legal_commands: Callable[[Any, Seat], Sequence[Any]]

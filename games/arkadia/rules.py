@@ -54,7 +54,7 @@ from games.arkadia.events import (
 from games.arkadia.evolve import evolve
 from games.arkadia.scoring import CATEGORIES, final_scores, values
 from games.arkadia.state import State, Worker
-from games.contract import Rejection
+from games.contract import Rejection, guarded
 
 Cell = tuple[int, int]
 
@@ -122,16 +122,8 @@ def to_act(state: State) -> tuple[int, ...]:
 # --- decide ---------------------------------------------------------------------------
 
 
-def decide(state: State, seat: int, cmd: Command_) -> list[ArkadiaEvent] | Rejection:
-    """Validate `cmd` from `seat` and say what happens."""
-    if state.phase == "over":
-        return Rejection("game_over", "the game is over")
-    if state.phase == "new":
-        return Rejection("not_started", "the game has not been set up")
-    if not isinstance(seat, int) or not 0 <= seat < state.players:
-        return Rejection("unknown_seat", f"there is no seat {seat} in a {state.players}-player game")
-    if seat != state.active:
-        return Rejection("not_your_turn", f"it is seat {state.active}'s turn")
+def _rules(state: State, seat: int, cmd: Command_) -> list[ArkadiaEvent] | Rejection:
+    """Validate `cmd` from `seat` (the active seat; the contract checked it) and say what happens."""
     st = step(state)
     match cmd:
         case PlaceBuilding() | PlaceWorkers():
@@ -158,6 +150,9 @@ def decide(state: State, seat: int, cmd: Command_) -> list[ArkadiaEvent] | Rejec
             return _advance(state, [], end=True)
         case _:
             assert_never(cmd)
+
+
+decide = guarded(_rules, to_act)
 
 
 def _out_of_order(st: str) -> Rejection:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.contract import Rejection
+from games.contract import Rejection, guarded
 from games.ora_et_labora import functions as F
 from games.ora_et_labora import goods as G
 from games.ora_et_labora import landscape as L
@@ -88,16 +88,8 @@ def to_act(state: State) -> tuple[int, ...]:
     return state.queue[:1]
 
 
-def decide(state: State, seat: int, cmd: OraEtLaboraCommand) -> list[Any] | Rejection:
-    if state.phase == "over":
-        return Rejection("game_over", "the game is over")
-    if state.phase == "new":
-        return Rejection("not_started", "the game has not been set up")
-    if not 0 <= seat < state.players:
-        return Rejection("unknown_seat", f"seats are 0..{state.players - 1}")
-    if seat not in to_act(state):
-        who = to_act(state)
-        return Rejection("not_your_turn", f"it is seat {who[0]}'s decision" if who else "nobody acts now")
+def _rules(state: State, seat: int, cmd: OraEtLaboraCommand) -> list[Any] | Rejection:
+    """Validate `cmd` from `seat` (the seat to act; the contract checked it) and say what happens."""
     run = Run(state)
     handler = handler_for(state, cmd)
     if isinstance(handler, Rejection):
@@ -107,6 +99,9 @@ def decide(state: State, seat: int, cmd: OraEtLaboraCommand) -> list[Any] | Reje
         return out
     advance(run)
     return run.events
+
+
+decide = guarded(_rules, to_act)
 
 
 # -- legal commands ------------------------------------------------------------------------------------

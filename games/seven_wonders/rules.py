@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from games.contract import Rejection
+from games.contract import Rejection, guarded, not_your_turn
 from games.seven_wonders.boards import BOARDS
 from games.seven_wonders.catalog import CATALOG, vec
 from games.seven_wonders.commands import (
@@ -65,24 +65,15 @@ __all__ = [
 ]
 
 
-def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | Rejection:
-    """Validate `cmd` from `seat` and say what happens."""
-    if state.phase == "over":
-        return Rejection("game_over", "the game is over")
-    if state.phase == "new":
-        return Rejection("not_started", "the game has not been set up")
-    if not 0 <= seat < state.players:
-        return Rejection("unknown_seat", f"there is no seat {seat} in a {state.players}-player game")
-    # (to_act's own test, without building the tuple, in the common case: no decision
-    # pending, no Free City; every choice of a turn is a command, so this runs for each)
-    if state.pending is None and state.phase == "choose" and state.players != 2:
-        acts = state.chosen[seat] is None
-    else:
-        acts = seat in to_act(state)
-    if not acts:
-        if state.phase == "choose" and state.pending is None:
-            return Rejection("already_chosen", "you have already chosen your card for this turn")
-        return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
+def _waiting(state: State, seat: int, acting: tuple[int, ...]) -> Rejection:
+    """A seat with nothing to decide now: in a turn's choice, one that has already chosen."""
+    if state.phase == "choose" and state.pending is None:
+        return Rejection("already_chosen", "you have already chosen your card for this turn")
+    return not_your_turn(seat, acting)
+
+
+def _rules(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | Rejection:
+    """Validate `cmd` from `seat` (a seat to act; the contract checked it) and say what happens."""
     if choosing_penalties(state):
         return pay_penalty(state, seat, cmd)
     city, cards, owner = slot(state, seat)
@@ -119,6 +110,9 @@ def decide(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
             return Rejection("no_pending_decision", "there is no edifice penalty to pay now")
         case _:
             assert_never(cmd)
+
+
+decide = guarded(_rules, to_act, _waiting)
 
 
 # --- legal commands ------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import get_args
 
 from msgspec.structs import replace
 
-from games.contract import Rejection
+from games.contract import Rejection, guarded
 from games.seven_wonders_duel.catalog import CATALOG, COLORS, Spec
 from games.seven_wonders_duel.commands import (
     BuildCard,
@@ -125,20 +125,12 @@ def to_act(state: State) -> tuple[int, ...]:
     return ()
 
 
-def decide(state: State, seat: int, cmd: Command_) -> Events | Rejection:
-    """Validate `cmd` from `seat` and say what happens."""
-    phase = state.phase
-    if phase == "over":
-        return Rejection("game_over", "the game is over")
-    if phase == "new":
-        return Rejection("not_started", "the game has not been set up")
-    if seat not in (0, 1):
-        return Rejection("unknown_seat", f"there is no seat {seat!r} in a 2-player game")
-    pending = state.pending
-    # to_act's seat, without building its tuple
-    if seat != (pending.seat if pending is not None else state.current if phase == "play" else drafter(state)):
-        return Rejection("not_your_turn", f"seat {seat} has nothing to decide now")
+def _rules(state: State, seat: int, cmd: Command_) -> Events | Rejection:
+    """Validate `cmd` from `seat` (the seat to act; the contract checked it) and say what happens."""
     return _DECIDE[type(cmd)](state, seat, cmd)  # type: ignore[operator]
+
+
+decide = guarded(_rules, to_act)
 
 
 # --- the draft ------------------------------------------------------------------------

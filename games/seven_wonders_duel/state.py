@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -34,6 +34,7 @@ Phase = Literal["new", "draft", "play", "over"]
 class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything the rules need. Built only by `evolve`."""
 
+    players: ClassVar[int] = 2  # the contract's guards read it (games.contract.guarded)
     phase: Phase = "new"
     options: Options = Options()
     first: int = 0

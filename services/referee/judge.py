@@ -22,7 +22,7 @@ from events.chain import Linker
 from events.codec import META
 from events.envelope import CommandEnvelope, Envelope, Outcome, Rejected
 from events.meta import SEAT_PLAYER_KINDS, GameOpened, SeatsTaken, SeedRevealed
-from games.contract import GameDef, Rejection, Seed
+from games.contract import GAME_OVER, GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
 from projections.table import Table, codec, empty
 from services import protocol
@@ -193,7 +193,7 @@ class Judge:
                 return None
             self.cache.tokens.setdefault(env.game_id, {})[env.seat] = env.token  # checked: skip the hash next time
         if game.result(table.state) is not None:
-            it.reject(env.game_id, "game_over", "the game is over")
+            it.reject(env.game_id, GAME_OVER.code, GAME_OVER.message)
             return None
         try:
             cmd = _command_decoder(game).decode(env.command)
