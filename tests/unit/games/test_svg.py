@@ -154,11 +154,15 @@ def _hidden_arkadia(state, seat: int) -> set[str]:
 
 
 def _hidden_duel(state, seat: int) -> set[str]:
-    """Duel has no hands: the cards lying face down in the structure are hidden from all."""
-    if state.phase != "play" or not state.age:
+    """Duel has no hands: the cards lying face down in the structure and the later Ages'
+    structures are hidden from all."""
+    if state.phase not in ("draft", "play") or not state.structures:
         return set()
+    later = {c for structure in state.structures[state.age:] for c in structure}
+    if not state.age:
+        return later
     structure = state.structures[state.age - 1]
-    return {structure[p] for p in range(20) if state.present >> p & 1 and not state.face_up >> p & 1}
+    return later | {structure[p] for p in range(20) if state.present >> p & 1 and not state.face_up >> p & 1}
 
 
 def _names(game_id: str):
