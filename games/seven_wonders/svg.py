@@ -92,6 +92,21 @@ def _cards_row(label: str, ids: tuple[str, ...], y: float) -> tuple[list[str], f
     return out, 26 + max(1, -(-len(ids) // per)) * (CARD_H + 3)
 
 
+def _notes(v: View) -> list[str]:
+    """The decisions owed by the reader, in `render`'s words."""
+    notes = []
+    if v.holder is not None and v.holder == v.seat:
+        notes.append("You hold the Free City card: choose your card, then one for the Free City")
+    if v.pending == "seventh_card":
+        notes.append("You may play the Free City's last card (Babylon)" if v.pending_city is not None
+                     else "You may play your last card (Babylon)")
+    if v.pending == "edifice_penalty":
+        notes.append("The edifice failed: give up a card of its colour, or return victory tokens")
+    if v.penalty_choice:
+        notes.append(f"Your penalty choice: {v.penalty_choice} (paid once every penalised city has chosen)")
+    return notes
+
+
 def svg(v: View) -> str:
     """The board of view `v` as a self-contained SVG document."""
     who = "spectator" if v.seat is None else f"seat {v.seat}"
@@ -119,6 +134,9 @@ def svg(v: View) -> str:
         if play is not None:
             body.append(K.text(MARGIN, y + 14, f"{label}: {play.action} {CATALOG.cards[play.card].name}", size=12))
             y += 22
+    for note in _notes(v):
+        body.append(K.text(MARGIN, y + 14, note, size=12))
+        y += 22
     if v.result is not None:
         body += K.score_table(v.result.categories, v.result.scores, MARGIN, y, WIDTH - 2 * MARGIN,
                               v.result.winners)
