@@ -150,6 +150,13 @@ def ratings(game_type: str) -> str:
     return f"ratings:{game_type}"
 
 
+def dashboard(game_type: str) -> str:
+    """Prefix of a game type's dashboard aggregates (services/aggregates.py): `<prefix>:buckets`
+    (set of bucket names), `<prefix>:b:<bucket>` (hash of counters summed over the bucket's
+    games), `<prefix>:contrib` (hash: game id -> what its row added, taken away when it goes)."""
+    return f"dash:{game_type}"
+
+
 def latency(s: int, game_type: str) -> str:
     """Hash: histogram of publish-to-outcome latency of shard `s`'s commands of one game type
     (field = upper bound in µs, log2 buckets; in the shard's slot: the append script counts them)."""

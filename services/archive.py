@@ -28,6 +28,7 @@ from projections import board
 from projections.audit import verify as audit
 from projections.stats import GameRow, row
 from projections.table import Table, advance, empty
+from services import aggregates
 from services.projector.runner import swap_in
 from services.verify import unprojected
 
@@ -254,7 +255,7 @@ class Archiver:
                     break
                 except WatchError:
                     continue
-        await self.redis.hdel(keys.stats(game.id), g)
+        await aggregates.drop_row(self.redis, game.id, g)
 
     async def restore(self, game_id: str) -> str:
         """Put an archived game back in Redis, with its views and statistics row:

@@ -21,6 +21,7 @@ from services.client import Client
 from services.config import Settings
 from services.gateway import (catalog, commands, games, history, identities, identity_events, identity_stats, lobby,
                               metrics, socket)
+from services.gateway import dashboard, pages
 from services.gateway.notices import Notices
 from services.gateway.botseats import BotWorker
 from services.gateway.context import Gateway
@@ -59,7 +60,8 @@ def create_app(settings: Settings, url: str) -> Litestar:
     return Litestar(
         route_handlers=[*catalog.ROUTES, *games.ROUTES, *commands.ROUTES, *history.ROUTES, *lobby.ROUTES, *socket.ROUTES,
                       *metrics.ROUTES,
-                      *identities.ROUTES, *identity_events.ROUTES, *identity_stats.ROUTES],
+                      *identities.ROUTES, *identity_events.ROUTES, *identity_stats.ROUTES, *dashboard.ROUTES,
+                      *pages.ROUTES],
         lifespan=[lifespan],
         exception_handlers={ApiError: on_api_error, HTTPException: on_http_error, Exception: on_unexpected},
         request_max_body_size=settings.gateway_max_body,

@@ -20,6 +20,7 @@ from events.envelope import Envelope
 from events.store import EventStore
 from projections import board, stats
 from projections.table import Table, advance, empty
+from services import aggregates
 from services.projector import ratings as player_ratings
 from services.protocol import lookup
 from services.reconnect import LOST, Backoff
@@ -29,9 +30,10 @@ log = logging.getLogger("tablestream.projector")
 LIVE = keys.LIVE
 
 # KEYS: checkpoint key ("" for none), then view keys; ARGV: checkpoint id, n views,
-# then per view (seq, doc), then (stats key, game id, row) triples for finished games.
+# then per view (seq, doc), then (stats key, game id, row, dashboard prefix, contribution)
+# for finished games (services.aggregates: the row and the dashboard's counters together).
 # Returns the indexes (1-based) of the views not written because a newer one is stored.
-_WRITE = """
+_WRITE = aggregates.LUA + """
 local a = 3
 local n = tonumber(ARGV[2])
 local newer = {}
@@ -46,8 +48,8 @@ for i = 1, n do
   a = a + 2
 end
 while a <= #ARGV do
-  redis.call('HSET', ARGV[a], ARGV[a + 1], ARGV[a + 2])
-  a = a + 3
+  ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4])
+  a = a + 5
 end
 if KEYS[1] ~= '' then
   redis.call('SET', KEYS[1], ARGV[1])
@@ -256,7 +258,7 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
             envs = [e for e in envs if e.seq <= t.version]
             r = stats.row(t, envs)
             if r is not None:
-                extra += (keys.stats(t.game.id), t.game_id, stats.encode_row(r))
+                extra += aggregates.row_args(t.game, t.game_id, r)
                 finished.setdefault(t.game.id, []).append(r)
     args[1] = len(view_keys)
     newer = await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
@@ -267,30 +269,29 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
 
 # Rebuild's swap of one game. KEYS: the game's log, then its view keys; ARGV: the log's
 # length the documents were folded from, n views, per view (seq, doc), then the stats key,
-# the game id and its row ("" for none). Nothing is written if the log has moved on since
+# the game id, its row ("" for none), the dashboard prefix and the row's contribution.
+# Nothing is written if the log has moved on since
 # (the caller folds it again); otherwise every view is replaced whatever its seq (a stored
 # view ahead of the log is stale too), so readers see the old document, then the new one.
-_SWAP = """
+_SWAP = aggregates.LUA + """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 local a = 3
 for i = 1, tonumber(ARGV[2]) do
   redis.call('HSET', KEYS[i + 1], 'seq', ARGV[a], 'doc', ARGV[a + 1])
   a = a + 2
 end
-if ARGV[a + 2] ~= '' then
-  redis.call('HSET', ARGV[a], ARGV[a + 1], ARGV[a + 2])
-else
-  redis.call('HDEL', ARGV[a], ARGV[a + 1])
-end
+ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4])
 return 1
 """
 
-# Rebuild's sweep: KEYS: a view key (ARGV[1] "") or a stats hash (ARGV[1] the game id), and
-# the log of that game; the view or the game's row is deleted if that log is gone.
-_ORPHAN = """
+# Rebuild's sweep: KEYS: a view key (ARGV[1] "") or a stats hash (ARGV[1] the game id,
+# ARGV[2] the game type's dashboard prefix), and the log of that game; the view or the
+# game's row (and its dashboard contribution) is deleted if that log is gone.
+_ORPHAN = aggregates.LUA + """
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 if ARGV[1] == '' then return redis.call('DEL', KEYS[1]) end
-return redis.call('HDEL', KEYS[1], ARGV[1])
+ts_row(KEYS[1], ARGV[1], '', ARGV[2], '')
+return 1
 """
 
 
@@ -310,7 +311,7 @@ async def swap_in(redis: aioredis.Redis, store: EventStore, shard: int, game_id:
         args: list[object] = [table.version, len(docs)]
         for data in docs.values():
             args += (table.version, data)
-        args += (keys.stats(game.id), game_id, stats.encode_row(row) if row is not None else "")
+        args += aggregates.row_args(game, game_id, row)
         if await swap(keys=[keys.log(shard, game_id), *(keys.view(shard, game_id, seat) for seat in docs)],
                       args=args):
             return table
@@ -350,7 +351,8 @@ async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
     async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
         async for g, _ in redis.hscan_iter(k):
             game_id = g.decode()
-            await orphan(keys=[k, keys.log(keys.shard_of(game_id, shards), game_id)], args=[game_id])
+            await orphan(keys=[k, keys.log(keys.shard_of(game_id, shards), game_id)],
+                         args=[game_id, keys.dashboard(k.decode().split(":", 1)[1])])
     await player_ratings.rebuild(redis)
     return count
 

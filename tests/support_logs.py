@@ -1,0 +1,118 @@
+"""Finished games made in memory with the rules' own functions, for tests that need many of
+them fast: each log is what the referee would write (GameOpened, the setup from a seed,
+random legal commands decided by the game, SeedRevealed), hash-chained, and is landed
+through the real store (`import_logs`, as `tablestream import` does), so the projector
+folds it from the feed like any other game."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections.abc import Iterator
+
+import msgspec
+
+from events.chain import GENESIS, link
+from events.codec import META
+from events.envelope import Envelope
+from events.meta import GameOpened, SeedRevealed
+from events.store import EventStore
+from games.contract import GameDef, Seed
+from games.rng import RNG_NAME, seed_commitment
+from projections.table import codec
+
+DAY_MS = 86_400_000
+
+
+def finished_log(game: GameDef, game_id: str, preset: str, seed: int, start_ms: int, tokens: list[str] | None = None,
+                 max_commands: int = 5000) -> list[Envelope]:
+    """One whole game of random legal moves; `tokens` (one per seat) are the seats' tokens
+    whose hashes the opening records (default: unusable ones)."""
+    rnd = random.Random(seed)
+    deal = hashlib.sha256(f"{game_id}:{seed}".encode()).digest()
+    opts = game.presets[preset]
+    hashes = [hashlib.sha256(t.encode()).hexdigest() for t in tokens] if tokens else ["x" * 64] * opts.players
+    opened = GameOpened(game_type=game.id, players=opts.players, options=msgspec.Raw(msgspec.json.encode(opts)),
+                        preset=preset, rules_version=game.rules_version, seed_commitment=seed_commitment(deal),
+                        rng=RNG_NAME, seat_token_hashes=hashes, fixture=False)
+    cdc = codec(game)
+    envs: list[Envelope] = []
+    clock = start_ms
+
+    def seal(events: list, command_id: str, seat: int) -> None:
+        nonlocal clock
+        clock += rnd.randrange(200, 4000)
+        for ev in events:
+            tag, v, data = META.encode(ev) if isinstance(ev, (GameOpened, SeedRevealed)) else cdc.encode(ev)
+            envs.append(link(envs[-1].hash if envs else GENESIS, game_id=game_id, game_type=game.id, seq=len(envs) + 1,
+                             type=tag, v=v, time=clock, command_id=command_id, seat=seat, data=data))
+
+    state = game.initial
+    setup = list(game.setup(opts, Seed(deal)))
+    for ev in setup:
+        state = game.evolve(state, ev)
+    seal([opened, *setup], f"{game_id}:open", -1)
+    for n in range(max_commands):
+        if game.result(state) is not None:
+            break
+        seat = rnd.choice(list(game.to_act(state)))
+        out = game.decide(state, seat, rnd.choice(list(game.legal_commands(state, seat))))
+        assert isinstance(out, (list, tuple)) and out, out
+        for ev in out:
+            state = game.evolve(state, ev)
+        seal(list(out), f"{game_id}:{n}", seat)
+    assert game.result(state) is not None, f"{game_id} did not end in {max_commands} commands"
+    seal([SeedRevealed(seed=deal.hex())], f"{game_id}:end", -1)
+    return envs
+
+
+def finished_logs(game: GameDef, n: int, preset: str, now_ms: int, days: int = 5, prefix: str = "t") -> Iterator[list[Envelope]]:
+    """`n` finished games started over the `days` days before `now_ms`."""
+    for i in range(n):
+        yield finished_log(game, f"{prefix}-{game.id}-{i:05d}", preset, seed=i, start_ms=now_ms - (i % days) * DAY_MS - 3_600_000)
+
+
+async def import_logs(store: EventStore, logs: Iterator[list[Envelope]]) -> list[str]:
+    """Land each log through the store, as `tablestream import` does; their game ids."""
+    ids = []
+    for envs in logs:
+        gid = envs[0].game_id
+        res = await store.append(gid, expected=0, command_id=f"import:{gid}:{envs[-1].hash[:16]}", envelopes=envs)
+        assert res.status == "ok", (gid, res)
+        ids.append(gid)
+    return ids
+
+
+async def import_games(url: str, batches: list[tuple[GameDef, int, str, int, str]], now_ms: int) -> list[str]:
+    """Import finished games into the Redis at `url`: per batch (game, how many, preset,
+    over how many days, game id prefix)."""
+    import redis.asyncio as aioredis
+
+    r = aioredis.from_url(url)
+    try:
+        store = EventStore(r)
+        ids: list[str] = []
+        for game, n, preset, days, prefix in batches:
+            ids += await import_logs(store, finished_logs(game, n, preset, now_ms, days=days, prefix=prefix))
+        return ids
+    finally:
+        await r.aclose()
+
+
+def wait_rows(url: str, counts: dict[str, int], timeout: float = 120.0) -> None:
+    """Until the projector has written a row for as many games of each type as `counts` says."""
+    import redis
+
+    from events import keys
+
+    r = redis.Redis.from_url(url)
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if all(r.hlen(keys.stats(t)) == n for t, n in counts.items()):
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"rows: { {t: r.hlen(keys.stats(t)) for t in counts} }, wanted {counts}")
+    finally:
+        r.close()
