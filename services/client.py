@@ -28,8 +28,9 @@ import redis.asyncio as aioredis
 
 from events import keys
 from events.codec import decode_outcomes
-from events.envelope import CommandEnvelope, Outcome
+from events.envelope import CommandEnvelope, Outcome, Rejected
 from events.meta import SeatPlayer
+from events.store import out_of_memory
 from games.contract import GameDef, Rejection
 from services import protocol
 from services.reconnect import LOST, Backoff, retrying
@@ -121,8 +122,13 @@ class Client:
         last writes (a crash, `appendfsync everysec`) may have lost the command itself."""
         for env in list(self._sent.values()):
             if env.command_id in self._waiting:
-                with contextlib.suppress(*LOST):
+                try:
                     await self._xadd(env)
+                except LOST:
+                    pass
+                except Exception as e:  # Redis is full: its submit answers storage_full
+                    if not out_of_memory(e):
+                        raise
 
     def next_id(self) -> str:
         """A fresh command id: the client id and 128 random bits. Ids were `<client>-<n>`,
@@ -137,11 +143,20 @@ class Client:
             sent_us=time.time_ns() // 1000)
 
     async def submit(self, env: CommandEnvelope) -> Outcome:
-        """Send one command and wait for its outcome (across a Redis restart, if need be)."""
+        """Send one command and wait for its outcome (across a Redis restart, if need be).
+        If Redis is full the command cannot even be sent: it is answered `storage_full`, as
+        the referee answers a command it could not write, and may be sent again as it is."""
         fut = self.expect(env.command_id)
         self._sent[env.command_id] = env
         try:
-            await retrying(lambda: self._xadd(env), self.timeout, f"client {self.id}")
+            try:
+                await retrying(lambda: self._xadd(env), self.timeout, f"client {self.id}")
+            except Exception as e:
+                if not out_of_memory(e):
+                    raise
+                return Rejected(command_id=env.command_id, game_id=env.game_id, code=protocol.STORAGE_FULL,
+                                message="the service's storage is full: the command was not sent; send the same "
+                                        "command again later")
             return await asyncio.wait_for(fut, self.timeout)
         finally:
             self._sent.pop(env.command_id, None)

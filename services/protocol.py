@@ -29,6 +29,10 @@ OUTCOMES = b"os"
 """Field of a reply entry: the JSON list of the outcomes of one referee batch for that client."""
 GROUP = "referee"
 """The referee's consumer group on every cmd:{s}."""
+STORAGE_FULL = "storage_full"
+"""The code of a command Redis had no room for (maxmemory reached, noeviction): nothing of
+it was written and nothing recorded, so the same command may be sent again later. The
+client answers it when its XADD is refused, the referee when its append is."""
 
 
 class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

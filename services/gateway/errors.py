@@ -42,6 +42,7 @@ STATUS: dict[str, int] = {
     "rate_limited": 429,
     "dead_letter": 503,
     "broken_log": 503,
+    "storage_full": 503,
     "wrong_shard": 503,
     "no_outcome": 504,
     "internal": 500,

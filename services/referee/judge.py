@@ -37,9 +37,7 @@ for it, so the other command's answer stays as it was."""
 ARCHIVED = "game_archived"
 """The code of a command to a game moved to an archive folder (`tablestream archive`), or
 of an open under its id: the tombstone in `keys.archived` keeps the id taken."""
-FULL = "storage_full"
-"""The code of a command Redis had no memory for: nothing was written and no record kept,
-so the very same command may be sent again once memory is freed."""
+FULL = protocol.STORAGE_FULL
 BROKEN = "broken_log"
 """The code of a command whose game's log the append script found broken (see AppendResult)."""
 
