@@ -110,7 +110,7 @@ def _notes(v: View) -> list[str]:
 def svg(v: View) -> str:
     """The board of view `v` as a self-contained SVG document."""
     who = "spectator" if v.seat is None else f"seat {v.seat}"
-    stage = "game over" if v.phase == "over" else f"Age {v.age} · turn {v.turn}"
+    stage = "game over" if v.phase == "over" else f"Age {'I' * v.age} · turn {v.turn}"
     title = f"7 Wonders · {v.players} players · {stage} · {who}"
     body = [K.text(MARGIN, 28, title, size=18, weight="bold"),
             K.text(WIDTH - MARGIN, 28, f"discard pile {v.discard_size}", size=12, anchor="end", fill=K.MUTED)]
