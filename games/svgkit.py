@@ -26,16 +26,20 @@ PAPER = "#fbf8f0"
 MUTED = "#6b6b6b"
 
 
+_ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;"})
+
+
 def esc(text: object) -> str:
     """`text` safe inside an XML element or a double-quoted attribute."""
-    return (str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            .replace('"', "&quot;").replace("'", "&#39;"))
+    return str(text).translate(_ESCAPES)
 
 
 def num(x: float) -> str:
     """A coordinate: an integer when it is one, else one decimal."""
+    if type(x) is int:
+        return str(x)
     r = round(float(x), 1)
-    return str(int(r)) if r == int(r) else f"{r:.1f}"
+    return str(int(r)) if r.is_integer() else f"{r:.1f}"
 
 
 def colour(name: str) -> str:
@@ -55,9 +59,8 @@ def attrs(**kw: object) -> str:
     for k, v in kw.items():
         if v is None:
             continue
-        if isinstance(v, float | int) and not isinstance(v, bool):
-            v = num(v)
-        out.append(f' {k.rstrip("_").replace("_", "-")}="{esc(v)}"')
+        name = k.replace("_", "-") if "_" in k else k
+        out.append(f' {name}="{num(v) if type(v) in (int, float) else esc(v)}"')  # type: ignore[arg-type]
     return "".join(out)
 
 
