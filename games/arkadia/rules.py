@@ -11,7 +11,8 @@ decision: the next seat's skip when it cannot act, the final exchange (§8).
 
 from __future__ import annotations
 
-from typing import NamedTuple, assert_never
+from collections.abc import Callable
+from typing import Any, NamedTuple, get_args
 
 import msgspec
 
@@ -124,32 +125,9 @@ def to_act(state: State) -> tuple[int, ...]:
 
 def _rules(state: State, seat: int, cmd: Command_) -> list[ArkadiaEvent] | Rejection:
     """Validate `cmd` from `seat` (the active seat; the contract checked it) and say what happens."""
-    st = step(state)
-    match cmd:
-        case PlaceBuilding() | PlaceWorkers():
-            if st != "action":
-                return Rejection("action_taken", "you have already taken your action this turn (§5)")
-            if isinstance(cmd, PlaceBuilding):
-                return _place_building(state, seat, cmd)
-            return _place_workers(state, seat, cmd)
-        case PlaceCastlePiece():
-            if st != "castle":
-                return Rejection("no_castle_piece_owed", "no castle piece is owed now (§7.1)")
-            return _place_castle_piece(state, seat, cmd)
-        case TakeCard() | DrawCard():
-            if st in ("action", "castle"):
-                return _out_of_order(st)
-            if st != "refill":
-                return Rejection("no_refill_owed", "your hand needs no refill now (§5.1 step 7)")
-            return _take_card(state, seat, cmd) if isinstance(cmd, TakeCard) else _draw_card(state, seat)
-        case UseBanner() | EndTurn():
-            if st in ("action", "castle", "refill"):
-                return _out_of_order(st)
-            if isinstance(cmd, UseBanner):
-                return _use_banner(state, seat, cmd)
-            return _advance(state, [], end=True)
-        case _:
-            assert_never(cmd)
+    when, handler = _DECIDE[type(cmd)]
+    refusal = when(step(state))
+    return refusal if refusal is not None else handler(state, seat, cmd)
 
 
 decide = guarded(_rules, to_act)
@@ -161,6 +139,27 @@ def _out_of_order(st: str) -> Rejection:
     if st == "castle":
         return Rejection("castle_piece_owed", "first place the castle pieces you owe (§7.1)")
     return Rejection("refill_owed", "first refill your hand from the display or the pile (§5.1 step 7)")
+
+
+# When in a turn (its `step`) each command may come: None, or the refusal.
+
+
+def _in_action(st: str) -> Rejection | None:
+    return None if st == "action" else Rejection("action_taken", "you have already taken your action this turn (§5)")
+
+
+def _in_castle(st: str) -> Rejection | None:
+    return None if st == "castle" else Rejection("no_castle_piece_owed", "no castle piece is owed now (§7.1)")
+
+
+def _in_refill(st: str) -> Rejection | None:
+    if st in ("action", "castle"):
+        return _out_of_order(st)
+    return None if st == "refill" else Rejection("no_refill_owed", "your hand needs no refill now (§5.1 step 7)")
+
+
+def _after_refill(st: str) -> Rejection | None:
+    return _out_of_order(st) if st in ("action", "castle", "refill") else None
 
 
 def find_card(hand: tuple[str, ...], form: str, seal: str) -> str | None:
@@ -292,7 +291,7 @@ def _take_card(state: State, seat: int, cmd: TakeCard) -> list[ArkadiaEvent] | R
     return _advance(state, [CardTaken(seat=seat, card=card, source="display", revealed=revealed)])
 
 
-def _draw_card(state: State, seat: int) -> list[ArkadiaEvent] | Rejection:
+def _draw_card(state: State, seat: int, cmd: DrawCard) -> list[ArkadiaEvent] | Rejection:
     if not state.pile:
         return Rejection("deck_empty", "the draw pile is empty (§5.1 step 7)")
     return _advance(state, [CardTaken(seat=seat, card=state.pile[0], source="deck")])
@@ -329,6 +328,20 @@ def can_act(state: State, seat: int) -> bool:
             if not p.mask & occ and p.ring & occ:
                 return True
     return False
+
+
+def _end_turn(state: State, seat: int, cmd: EndTurn) -> list[ArkadiaEvent]:
+    return _advance(state, [], end=True)
+
+
+_DECIDE: dict[type, tuple[Callable[[str], Rejection | None], Callable[[State, int, Any], list[ArkadiaEvent] | Rejection]]] = {
+    PlaceBuilding: (_in_action, _place_building), PlaceWorkers: (_in_action, _place_workers),
+    PlaceCastlePiece: (_in_castle, _place_castle_piece),
+    TakeCard: (_in_refill, _take_card), DrawCard: (_in_refill, _draw_card),
+    UseBanner: (_after_refill, _use_banner), EndTurn: (_after_refill, _end_turn),
+}
+"""Per command type: when in the turn it may come, and its handler (one dispatch style in every game)."""
+assert set(_DECIDE) == set(get_args(Command_)), "every command needs its handler"
 
 
 def _advance(state: State, events: list[ArkadiaEvent], end: bool = False) -> list[ArkadiaEvent]:

@@ -9,7 +9,7 @@ next decision, all written out as events.
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import get_args
 
 from games.contract import Rejection, guarded, not_your_turn
 from games.seven_wonders.boards import BOARDS
@@ -76,43 +76,69 @@ def _rules(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | 
     """Validate `cmd` from `seat` (a seat to act; the contract checked it) and say what happens."""
     if choosing_penalties(state):
         return pay_penalty(state, seat, cmd)
-    city, cards, owner = slot(state, seat)
+    at = slot(state, seat)
+    city = at[0]
     if getattr(cmd, "free_city", False) != (city != seat):
         if city != seat:
             return Rejection("free_city_decision", "this decision is for the Free City: add 'for free city'")
         return Rejection("own_city_first", "choose for your own city now (the Free City chooses after you, §12)")
-    if state.pending is not None and state.pending.kind == "edifice_penalty":
+    pending = state.pending
+    if pending is not None and pending.kind == "edifice_penalty":
         return pay_penalty(state, city, cmd)
-    if state.pending is not None and state.pending.kind == "discard_build":
-        match cmd:
-            case BuildFromDiscard():
-                return build_from_discard(state, city, cmd)
-            case Decline():
-                return advance(state, [DiscardBuildSkipped(seat=city, reason="declined")])
-            case _:
-                return Rejection("decision_pending", "choose a card of the discard pile to build, or decline")
-    match cmd:
-        case Build() | BuildStage() | Discard():
-            play = command_play(state, city, cmd, cards, owner)
-            if isinstance(play, Rejection):
-                return play
-            if city != seat:  # the Free City's rules hold for its 7th card too (§12, §15 #16)
-                forced = free_city_forced(state, city, cards, play)
-                if forced is not None:
-                    return forced
-            if state.pending is not None:  # Babylon B's 7th card (§11.5); a stage may join (Edifice A7)
-                seventh = SeventhCardPlayed(play=play, coins=settle(state, [play]))
-                return advance(state, [seventh, *edifice_joined(evolve(state, seventh), (play,))])
-            return choose_card(state, play)
-        case BuildFromDiscard() | Decline():
-            return Rejection("no_pending_decision", "there is no discard-pile decision to answer now")
-        case GiveUp() | ReturnTokens():
-            return Rejection("no_pending_decision", "there is no edifice penalty to pay now")
-        case _:
-            assert_never(cmd)
+    if pending is not None and pending.kind == "discard_build":
+        return _DISCARD_BUILD.get(type(cmd), _discard_build_pending)(state, seat, at, cmd)
+    return _DECIDE[type(cmd)](state, seat, at, cmd)
 
 
 decide = guarded(_rules, to_act, _waiting)
+
+
+Slot = tuple[int, tuple[str, ...], int]  # turn_order.slot: the city acted for, its cards, their holder
+
+
+def _play(state: State, seat: int, at: Slot, cmd: Build | BuildStage | Discard) -> list[SevenWondersEvent] | Rejection:
+    city, cards, owner = at
+    play = command_play(state, city, cmd, cards, owner)
+    if isinstance(play, Rejection):
+        return play
+    if city != seat:  # the Free City's rules hold for its 7th card too (§12, §15 #16)
+        forced = free_city_forced(state, city, cards, play)
+        if forced is not None:
+            return forced
+    if state.pending is not None:  # Babylon B's 7th card (§11.5); a stage may join (Edifice A7)
+        seventh = SeventhCardPlayed(play=play, coins=settle(state, [play]))
+        return advance(state, [seventh, *edifice_joined(evolve(state, seventh), (play,))])
+    return choose_card(state, play)
+
+
+def _from_discard(state: State, seat: int, at: Slot, cmd: BuildFromDiscard) -> list[SevenWondersEvent] | Rejection:
+    return build_from_discard(state, at[0], cmd)
+
+
+def _decline(state: State, seat: int, at: Slot, cmd: Decline) -> list[SevenWondersEvent] | Rejection:
+    return advance(state, [DiscardBuildSkipped(seat=at[0], reason="declined")])
+
+
+def _discard_build_pending(state: State, seat: int, at: Slot, cmd: Command_) -> Rejection:
+    return Rejection("decision_pending", "choose a card of the discard pile to build, or decline")
+
+
+def _no_discard_decision(state: State, seat: int, at: Slot, cmd: Command_) -> Rejection:
+    return Rejection("no_pending_decision", "there is no discard-pile decision to answer now")
+
+
+def _no_penalty(state: State, seat: int, at: Slot, cmd: Command_) -> Rejection:
+    return Rejection("no_pending_decision", "there is no edifice penalty to pay now")
+
+
+_DISCARD_BUILD = {BuildFromDiscard: _from_discard, Decline: _decline}
+"""The commands that answer a pending discard-pile decision (Halicarnassus, Solomon); any other is refused."""
+_DECIDE = {
+    Build: _play, BuildStage: _play, Discard: _play, BuildFromDiscard: _no_discard_decision,
+    Decline: _no_discard_decision, GiveUp: _no_penalty, ReturnTokens: _no_penalty,
+}
+"""One handler per command type in a turn's choice (the dispatch style of every game)."""
+assert set(_DECIDE) == set(get_args(Command_)), "every command needs its handler"
 
 
 # --- legal commands ------------------------------------------------------------------
