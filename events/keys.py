@@ -157,6 +157,29 @@ def dashboard(game_type: str) -> str:
     return f"dash:{game_type}"
 
 
+def rated(game_type: str) -> str:
+    """Hash: the rated results of one game type's finished games (game id -> JSON of its
+    end time, ranks and players: `projections.ratings.Result`), what ratings are folded
+    from; kept when a game is archived, so that archiving changes no rating."""
+    return f"rated:{game_type}"
+
+
+def rated_pattern() -> str:
+    """SCAN pattern of every rated-results hash."""
+    return "rated:*"
+
+
+def move_times(game_type: str) -> str:
+    """Hash: how long each seat of each finished game of one type took per decision
+    (`projections.movetimes`: game id -> JSON list of seat times), written by projectors."""
+    return f"movetimes:{game_type}"
+
+
+def move_times_pattern() -> str:
+    """SCAN pattern of every move-times hash."""
+    return "movetimes:*"
+
+
 def latency(s: int, game_type: str) -> str:
     """Hash: histogram of publish-to-outcome latency of shard `s`'s commands of one game type
     (field = upper bound in µs, log2 buckets; in the shard's slot: the append script counts them)."""

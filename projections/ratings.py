@@ -1,7 +1,9 @@
 """Ratings of players (openskill's Plackett-Luce model), per game type: a pure fold.
 
 A player is who the log says held a seat (`events.meta.SeatsTaken`, carried by each
-statistics row as `seated`), keyed `kind:id`: `bot:greedy` (a bot kind the service plays),
+statistics row as `seated`, and by the game's `Result`, which the projector keeps in
+`keys.rated(game_type)` for good: archiving a game does not take it out of the ratings),
+keyed `kind:id`: `bot:greedy` (a bot kind the service plays),
 `identity:id-…` (a gateway identity), `chat:discord:1234` (a chat user), `name:Ada` (a
 name given in a lobby). Games whose log names no players are not rated; nothing is
 guessed from names in views.
@@ -49,6 +51,15 @@ class Rating(msgspec.Struct, frozen=True, kw_only=True):
         return self.mu - 3 * self.sigma
 
 
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """What rating needs of a finished game: its order, its ranks and who held each seat."""
+
+    game_id: str
+    ended_ms: int
+    ranks: list[int]
+    seated: list[SeatPlayer]
+
+
 class Folded(msgspec.Struct, frozen=True, kw_only=True):
     """Where a fold stands: the `order` key of the last game folded, and how many."""
 
@@ -62,26 +73,27 @@ def player_key(p: SeatPlayer) -> str:
     return f"{p.kind}:{p.id}"
 
 
-def order(r: GameRow) -> tuple[int, str]:
+def result(r: GameRow) -> Result | None:
+    """The result of a finished game's row, if it can be rated: its players are named and
+    not all one."""
+    if not len(r.seated) == len(r.seats) > 0 or len({player_key(p) for p in r.seated}) < 2:
+        return None
+    return Result(game_id=r.game_id, ended_ms=r.ended_ms, ranks=[s.rank for s in r.seats], seated=list(r.seated))
+
+
+def order(r: Result) -> tuple[int, str]:
     """The order games are folded in: end time (the log's last envelope), then game id."""
     return (r.ended_ms, r.game_id)
 
 
-def rated(r: GameRow) -> bool:
-    """Whether a finished game's row can be rated: its players are named and not all one."""
-    return len(r.seated) == len(r.seats) > 0 and len({player_key(p) for p in r.seated}) > 1
-
-
-def fold(ratings: Mapping[str, Rating], rows: Iterable[GameRow]) -> dict[str, Rating]:
-    """`ratings` after the rated games among `rows`, taken in the order given (the caller
-    sorts by `order`; `rebuild` does)."""
+def fold(ratings: Mapping[str, Rating], results: Iterable[Result]) -> dict[str, Rating]:
+    """`ratings` after `results`, taken in the order given (the caller sorts by `order`;
+    `rebuild` does)."""
     out = dict(ratings)
-    for r in rows:
-        if not rated(r):
-            continue
+    for r in results:
         keys = [player_key(p) for p in r.seated]
         teams = [[_model.rating(mu=out[k].mu, sigma=out[k].sigma) if k in out else _model.rating()] for k in keys]
-        new = _model.rate(teams, ranks=[float(s.rank) for s in r.seats])
+        new = _model.rate(teams, ranks=[float(x) for x in r.ranks])
         got: dict[str, list[tuple[float, float]]] = {}
         for k, team in zip(keys, new):
             got.setdefault(k, []).append((team[0].mu, team[0].sigma))
@@ -93,20 +105,19 @@ def fold(ratings: Mapping[str, Rating], rows: Iterable[GameRow]) -> dict[str, Ra
     return out
 
 
-def rebuild(rows: Iterable[GameRow]) -> tuple[dict[str, Rating], Folded]:
-    """The ratings of every rated game among `rows`, folded from nothing in `order`, and
-    where the fold stands."""
-    chosen = sorted((r for r in rows if rated(r)), key=order)
+def rebuild(results: Iterable[Result]) -> tuple[dict[str, Rating], Folded]:
+    """The ratings of `results`, folded from nothing in `order`, and where the fold stands."""
+    chosen = sorted(results, key=order)
     last = chosen[-1] if chosen else None
     return fold({}, chosen), Folded(ended_ms=last.ended_ms if last else 0, game_id=last.game_id if last else "",
                                     games=len(chosen))
 
 
-def extend(ratings: Mapping[str, Rating], at: Folded, rows: Iterable[GameRow]) -> tuple[dict[str, Rating], Folded] | None:
-    """`ratings` (folded up to `at`) after the rated games among `rows`, if every one of
-    them comes after `at` in `order`: then the result equals `rebuild` of all the games.
-    None if one comes before (another projector folded a later game first): rebuild."""
-    chosen = sorted((r for r in rows if rated(r)), key=order)
+def extend(ratings: Mapping[str, Rating], at: Folded, results: Iterable[Result]) -> tuple[dict[str, Rating], Folded] | None:
+    """`ratings` (folded up to `at`) after `results`, if every one of them comes after `at`
+    in `order`: then the result equals `rebuild` of all the games. None if one comes
+    before (another projector folded a later game first): rebuild."""
+    chosen = sorted(results, key=order)
     if not chosen:
         return dict(ratings), at
     if order(chosen[0]) <= (at.ended_ms, at.game_id):
@@ -118,6 +129,15 @@ def extend(ratings: Mapping[str, Rating], at: Folded, rows: Iterable[GameRow]) -
 _enc = msgspec.json.Encoder()
 _rating = msgspec.json.Decoder(Rating)
 _folded = msgspec.json.Decoder(Folded)
+_result = msgspec.json.Decoder(Result)
+
+
+def encode_result(r: Result) -> bytes:
+    return _enc.encode(r)
+
+
+def decode_result(data: bytes) -> Result:
+    return _result.decode(data)
 
 
 def encode_ratings(ratings: Mapping[str, Rating], at: Folded) -> dict[str, bytes]:

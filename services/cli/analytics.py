@@ -3,11 +3,15 @@ times of a game type, as tables or JSON."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.table import Table as RichTable
 
 from events import keys
 from games.contract import GameDef
+from projections import movetimes
 from projections.ratings import decode_ratings, leaderboard
+from projections.stats import decode_row, select
 from services.cli.shared import console, print_json, runtime
 from services.config import Settings
 
@@ -32,3 +36,32 @@ async def show_ratings(settings: Settings, game: GameDef, as_json: bool) -> None
         t.add_row(str(i), str(p["player"]), str(p["name"]), f"{p['mu']:.2f}", f"{p['sigma']:.2f}",
                   f"{p['ordinal']:.2f}", str(p["games"]))
     console.print(t)
+
+
+async def show_move_times(settings: Settings, game: GameDef, as_json: bool, players: int | None = None,
+                          wanted: list[tuple[str, Any]] | None = None) -> None:
+    """How long each seat took per decision, over the finished games of the type (those the
+    `stats` filters pick), from the times the projectors keep (`keys.move_times`)."""
+    async with runtime(settings) as rt:
+        stored = await rt.redis.hgetall(keys.move_times(game.id))
+        if players is not None or wanted:
+            rows = [decode_row(v) for v in (await rt.redis.hgetall(keys.stats(game.id))).values()]
+            chosen = {r.game_id.encode() for r in select(rows, players, wanted or [])}
+            stored = {g: v for g, v in stored.items() if g in chosen}
+    agg = movetimes.aggregate(movetimes.decode(v) for _, v in sorted(stored.items()))
+    if as_json:
+        print_json({"game_type": game.id, **agg})
+        return
+    if not agg["games"]:
+        console.print(f"{game.id}: no finished game with move times yet", highlight=False)
+        return
+    t = RichTable(title=f"{game.id}: time per decision over {agg['games']} game{'' if agg['games'] == 1 else 's'} (ms)")
+    for name, justify in (("seat", "left"), ("decisions", "right"), ("mean", "right"), ("p50", "right"),
+                          ("p90", "right"), ("max", "right")):
+        t.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for label, m in [*((f"seat {s}", m) for s, m in agg["seats"].items()), ("all", agg["all"])]:
+        t.add_row(label, str(m["decisions"]), f"{m['mean_ms']:.0f}", f"≤{m['p50_ms']}", f"≤{m['p90_ms']}",
+                  str(m["max_ms"]), style="bold" if label == "all" else None)
+    console.print(t)
+    console.print("p50 and p90 are histogram bucket bounds (powers of two); a decision runs from the moment "
+                  "the seat could act to its command's log time.", style="dim", highlight=False)

@@ -178,6 +178,8 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
           as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
           ratings: bool = typer.Option(False, "--ratings", help="The players' ratings instead (openskill: mu, "
                                        "sigma, ordinal, games), best first."),
+          move_times: bool = typer.Option(False, "--move-times", help="The time each seat took per decision "
+                                          "instead (mean, p50, p90, max ms), per seat and in all."),
           archive: Optional[Path] = ArchiveDir,
           data_dir: Optional[str] = DataDir) -> None:
     """Statistics of finished games: wins by facet (e.g. wonder and side), scores, length, latency.
@@ -185,7 +187,7 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
     Figures cover every finished game of the type unless --players/--option pick one
     setup; the games counted per setup are listed first. The latency is the referee's
     for the whole game type, whatever the filter. --ratings shows the players' ratings
-    (over every rated game of the type)."""
+    (over every rated game of the type); --move-times the seats' time per decision."""
     g = game_def(game)
     if ratings:
         from services.cli.analytics import show_ratings
@@ -209,6 +211,11 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
             raise typer.BadParameter(f"{text!r} is no value of {g.id}'s option {key!r}: {e}",
                                      param_hint="--option") from None
         wanted.append((key, value))
+    if move_times:
+        from services.cli.analytics import show_move_times
+
+        run(show_move_times(load_settings(data_dir), g, as_json, players, wanted))
+        return
     run(_stats(load_settings(data_dir), g, as_json, players, wanted, archive))
 
 

@@ -1,11 +1,12 @@
 """The projector's side of ratings: keeps `keys.ratings(game_type)` equal to the pure fold
-of `projections.ratings` over the type's statistics rows.
+of `projections.ratings` over the type's rated results (`keys.rated(game_type)`).
 
-After a batch whose games finished, the new rows are folded onto the stored ratings when
-they all come after the stored fold position; otherwise (another shard's projector folded
-a later game first) the type's ratings are folded again from every stored row. The
-read-fold-write is one optimistic transaction (WATCH), so projectors of several shards
-never lose each other's games. A rebuild folds every type from its rows.
+The projector stores each finished game's `Result` with its statistics row (one script
+call); then the new results are folded onto the stored ratings when they all come after
+the stored fold position, otherwise (another shard's projector folded a later game first)
+the type's ratings are folded again from every stored result. The read-fold-write is one
+optimistic transaction (WATCH), so projectors of several shards never lose each other's
+games. A rebuild folds every type again from its results.
 """
 
 from __future__ import annotations
@@ -17,12 +18,11 @@ from redis.exceptions import WatchError
 
 from events import keys
 from projections import ratings
-from projections.stats import GameRow, decode_row
 
 
-async def update(redis: aioredis.Redis, game_type: str, rows: Iterable[GameRow]) -> None:
-    """Fold the finished games `rows` (already stored as statistics rows) into the ratings."""
-    new = [r for r in rows if ratings.rated(r)]
+async def update(redis: aioredis.Redis, game_type: str, results: Iterable[ratings.Result]) -> None:
+    """Fold the finished games' `results` (already stored in `keys.rated`) into the ratings."""
+    new = list(results)
     if not new:
         return
     key = keys.ratings(game_type)
@@ -33,7 +33,7 @@ async def update(redis: aioredis.Redis, game_type: str, rows: Iterable[GameRow])
                 stored, at = ratings.decode_ratings(await pipe.hgetall(key))
                 got = ratings.extend(stored, at, new)
                 if got is None:
-                    got = ratings.rebuild(decode_row(v) for v in (await pipe.hgetall(keys.stats(game_type))).values())
+                    got = ratings.rebuild(map(ratings.decode_result, (await pipe.hgetall(keys.rated(game_type))).values()))
                 pipe.multi()
                 pipe.delete(key)
                 pipe.hset(key, mapping=ratings.encode_ratings(*got))  # type: ignore[arg-type]
@@ -45,13 +45,11 @@ async def update(redis: aioredis.Redis, game_type: str, rows: Iterable[GameRow])
 
 
 async def rebuild(redis: aioredis.Redis) -> None:
-    """Fold every game type's ratings again from its statistics rows alone."""
-    async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
+    """Fold every game type's ratings again from its rated results alone."""
+    async for k in redis.scan_iter(match=keys.rated_pattern(), count=1000):
         game_type = k.decode().split(":", 1)[1]
-        folded, at = ratings.rebuild(decode_row(v) for v in (await redis.hgetall(k)).values())
-        key = keys.ratings(game_type)
+        folded, at = ratings.rebuild(map(ratings.decode_result, (await redis.hgetall(k)).values()))
         async with redis.pipeline(transaction=True) as pipe:
-            pipe.delete(key)
-            if at.games:
-                pipe.hset(key, mapping=ratings.encode_ratings(folded, at))  # type: ignore[arg-type]
+            pipe.delete(keys.ratings(game_type))
+            pipe.hset(keys.ratings(game_type), mapping=ratings.encode_ratings(folded, at))  # type: ignore[arg-type]
             await pipe.execute()

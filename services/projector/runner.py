@@ -18,7 +18,8 @@ from events import keys
 from events.codec import envelope_from_fields
 from events.envelope import Envelope
 from events.store import EventStore
-from projections import board, stats
+from games.contract import GameDef
+from projections import board, movetimes, ratings, stats
 from projections.table import Table, advance, empty
 from services import aggregates
 from services.projector import ratings as player_ratings
@@ -247,7 +248,8 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
     owners: list[str] = []
     args: list[object] = [checkpoint[1] if checkpoint else "", 0]
     extra: list[object] = []
-    finished: dict[str, list[stats.GameRow]] = {}
+    finished: dict[str, list[ratings.Result]] = {}
+    done: list[tuple[str, str, bytes]] = []  # finished games' rated results and move times
     for t in tables:
         for seat, data in board.docs(t).items():
             view_keys.append(keys.view(shard, t.game_id, seat))
@@ -259,11 +261,14 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
             r = stats.row(t, envs)
             if r is not None:
                 extra += aggregates.row_args(t.game, t.game_id, r)
-                finished.setdefault(t.game.id, []).append(r)
+                done += _extras(t.game, t.game_id, envs, r, times=True)
+                if (res := ratings.result(r)) is not None:
+                    finished.setdefault(t.game.id, []).append(res)
     args[1] = len(view_keys)
     newer = await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
-    for game_type, rows in finished.items():
-        await player_ratings.update(redis, game_type, rows)
+    await _store_extras(redis, done)
+    for game_type, results in finished.items():
+        await player_ratings.update(redis, game_type, results)
     return {owners[int(i) - 1] for i in newer or []}
 
 
@@ -314,8 +319,33 @@ async def swap_in(redis: aioredis.Redis, store: EventStore, shard: int, game_id:
         args += aggregates.row_args(game, game_id, row)
         if await swap(keys=[keys.log(shard, game_id), *(keys.view(shard, game_id, seat) for seat in docs)],
                       args=args):
+            if row is not None:
+                times = not await redis.hexists(keys.move_times(game.id), game_id)  # a finished log is final
+                await _store_extras(redis, _extras(game, game_id, envs, row, times=times))
             return table
     raise RuntimeError(f"{game_id}: its log kept moving while it was folded")
+
+
+def _extras(game: GameDef, game_id: str, envs: list[Envelope], row: stats.GameRow,
+            times: bool) -> list[tuple[str, str, bytes]]:
+    """(hash, game id, value) of a finished game's rated result (`keys.rated`, if rated)
+    and, if `times`, its move times (`keys.move_times`: they cost a fold of the log)."""
+    out = []
+    if (res := ratings.result(row)) is not None:
+        out.append((keys.rated(game.id), game_id, ratings.encode_result(res)))
+    if times:
+        out.append((keys.move_times(game.id), game_id, movetimes.encode(movetimes.seat_times(game, game_id, envs))))
+    return out
+
+
+async def _store_extras(redis: aioredis.Redis, entries: list[tuple[str, str, bytes]]) -> None:
+    """Writes `_extras`' entries (after the game's row: a crash in between leaves them to
+    the next rebuild, which writes the missing ones)."""
+    if entries:
+        pipe = redis.pipeline(transaction=False)
+        for key, field, value in entries:
+            pipe.hset(key, field, value)
+        await pipe.execute()
 
 
 async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
@@ -353,6 +383,10 @@ async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
             game_id = g.decode()
             await orphan(keys=[k, keys.log(keys.shard_of(game_id, shards), game_id)],
                          args=[game_id, keys.dashboard(k.decode().split(":", 1)[1])])
+    async for k in redis.scan_iter(match=keys.move_times_pattern(), count=1000):
+        async for g, _ in redis.hscan_iter(k):
+            if not await redis.exists(keys.log(keys.shard_of(g.decode(), shards), g.decode())):
+                await redis.hdel(k, g)
     await player_ratings.rebuild(redis)
     return count
 

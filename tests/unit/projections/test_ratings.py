@@ -20,7 +20,11 @@ def row(game_id: str, ended: int, seated: list[SeatPlayer], ranks: list[int]) ->
                    started_ms=0, ended_ms=ended, seated=seated)
 
 
-def games(n: int) -> list[GameRow]:
+def results(rows: list[GameRow]) -> list[ratings.Result]:
+    return [r for r in map(ratings.result, rows) if r is not None]
+
+
+def games(n: int) -> list[ratings.Result]:
     rnd = random.Random(7)
     names = [bot("greedy"), bot("random"), SeatPlayer(kind="name", id="Ada", name="Ada")]
     out = []
@@ -28,7 +32,7 @@ def games(n: int) -> list[GameRow]:
         a, b = rnd.sample(names, 2)
         win = rnd.random() < (0.8 if a.id == "greedy" else 0.4)
         out.append(row(f"g{i:03d}", 1000 + i, [a, b], [1, 2] if win else [2, 1]))
-    return out
+    return results(out)
 
 
 def test_the_fold_is_the_same_whatever_order_the_rows_come_in() -> None:
@@ -46,6 +50,7 @@ def test_extending_the_stored_ratings_equals_folding_every_game_again() -> None:
     part, at = ratings.rebuild(rows[:20])
     got = ratings.extend(part, at, rows[20:])
     assert got == ratings.rebuild(rows)
+    assert ratings.decode_result(ratings.encode_result(rows[0])) == rows[0]
     stored = ratings.encode_ratings(*got)  # through the hash's encoding: floats round-trip exactly
     assert ratings.decode_ratings({k.encode(): v for k, v in stored.items()}) == got
     assert ratings.extend(part, at, [rows[5]]) is None  # a game before the fold position: rebuild
@@ -53,20 +58,20 @@ def test_extending_the_stored_ratings_equals_folding_every_game_again() -> None:
 
 def test_a_winner_gains_a_tie_moves_little_and_unrated_games_are_skipped() -> None:
     a, b = bot("greedy"), bot("random")
-    won, _ = ratings.rebuild([row("g1", 1, [a, b], [1, 2])])
+    won, _ = ratings.rebuild(results([row("g1", 1, [a, b], [1, 2])]))
     assert won["bot:greedy"].mu > 25 > won["bot:random"].mu
-    tied, _ = ratings.rebuild([row("g1", 1, [a, b], [1, 1])])
+    tied, _ = ratings.rebuild(results([row("g1", 1, [a, b], [1, 1])]))
     assert abs(tied["bot:greedy"].mu - tied["bot:random"].mu) < 1e-9
     unnamed = row("g2", 2, [], [1, 2])
     alone = row("g3", 3, [a, a], [1, 2])  # one player in every seat teaches nothing
-    assert ratings.rebuild([unnamed, alone]) == ({}, ratings.Folded())
+    assert ratings.result(unnamed) is None and ratings.result(alone) is None
 
 
 def test_a_player_holding_two_seats_gets_the_mean_of_their_new_ratings_and_one_game() -> None:
     a, b = bot("greedy"), bot("random")
-    got, _ = ratings.rebuild([row("g1", 1, [a, b, a], [1, 2, 3])])
+    got, _ = ratings.rebuild(results([row("g1", 1, [a, b, a], [1, 2, 3])]))
     assert got["bot:greedy"].games == 1 and got["bot:random"].games == 1
-    alone, _ = ratings.rebuild([row("g1", 1, [a, b, SeatPlayer(kind="bot", id="x", name="x")], [1, 2, 3])])
-    third, _ = ratings.rebuild([row("g1", 1, [SeatPlayer(kind="bot", id="x", name="x"), b, a], [1, 2, 3])])
+    alone, _ = ratings.rebuild(results([row("g1", 1, [a, b, SeatPlayer(kind="bot", id="x", name="x")], [1, 2, 3])]))
+    third, _ = ratings.rebuild(results([row("g1", 1, [SeatPlayer(kind="bot", id="x", name="x"), b, a], [1, 2, 3])]))
     mean = (alone["bot:greedy"].mu + third["bot:greedy"].mu) / 2
     assert abs(got["bot:greedy"].mu - mean) < 1e-9
