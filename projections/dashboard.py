@@ -24,7 +24,7 @@ SEP = "\t"
 """Joins the parts of a counter's name (facet values never hold a tab)."""
 
 UNRECORDED = "unrecorded"
-"""The players' kind of a game whose row does not say who played (rows carry no identities yet)."""
+"""The players' kind of a game whose row does not say who played (its log names no players)."""
 
 
 class Bucket(msgspec.Struct, frozen=True, array_like=True):
@@ -36,10 +36,19 @@ class Bucket(msgspec.Struct, frozen=True, array_like=True):
 
 
 def kinds(row: GameRow) -> str:
-    """The kinds of a game's players ("bot:random,player", sorted), from the seats' `kind`
-    facet when the row records it, else `UNRECORDED`."""
-    found = sorted({s.facets["kind"] for s in row.seats if s.facets.get("kind")})
+    """The kinds of a game's players, sorted and joined by "," ("bot:greedy,bot:random",
+    "chat,identity"): a bot's kind with its bot kind, from who the log says held each seat
+    (`GameRow.seated`); `UNRECORDED` when the log names no players."""
+    found = sorted({f"bot:{p.id}" if p.kind == "bot" else p.kind for p in row.seated})
     return ",".join(found) if found else UNRECORDED
+
+
+def _players(row: GameRow) -> list[str]:
+    """Each seat's player as the dashboard names it (its shown name, else `kind:id`); none
+    when the log names no players."""
+    if len(row.seated) != len(row.seats):
+        return []
+    return [p.name or f"{p.kind}:{p.id}" for p in row.seated]
 
 
 def day(ms: int) -> str:
@@ -57,7 +66,9 @@ def contribution(row: GameRow, defaults: Mapping[str, Any], set_facets: frozense
     Counter names: `games`; `f|facet|value|games|plays|wins` (as `stats.aggregate` counts
     them, the seat facet included); `c|category|score` and `t|total` (seats per score);
     `l|commands` (games per length); `s|key|value` (games per summary value);
-    `h|facet|a|b|meet|won` (seats with value a that met, and beat, a seat with value b);
+    `h|facet|a|b|meet|won` (seats with value a that met, and beat, a seat with value b).
+    When the log names the players (`seated`), `player` counts as a facet too (win rate and
+    head-to-head per player);
     `v|facet` (games whose seats differ in that facet: a facet never counted there is the
     whole game's, e.g. Duel's victory type)."""
     out: dict[str, int] = {"games": 1}
@@ -67,9 +78,11 @@ def contribution(row: GameRow, defaults: Mapping[str, Any], set_facets: frozense
         out[k] = out.get(k, 0) + 1
 
     seen: set[tuple[str, str]] = set()
+    players = _players(row)
+    facets = [{**s.facets, "player": players[i]} if players else dict(s.facets) for i, s in enumerate(row.seats)]
     for i, s in enumerate(row.seats):
         won = i in row.winners
-        for name, whole in s.facets.items():
+        for name, whole in facets[i].items():
             for value in _values(name, whole, set_facets):
                 if (name, value) not in seen:
                     seen.add((name, value))
@@ -81,8 +94,8 @@ def contribution(row: GameRow, defaults: Mapping[str, Any], set_facets: frozense
             add("c", c, v)
         add("t", s.total)
     add("l", row.commands)
-    for name in {n for seat in row.seats for n in seat.facets}:
-        if len({seat.facets.get(name) for seat in row.seats}) > 1:
+    for name in sorted({n for f in facets for n in f}):
+        if len({f.get(name) for f in facets}) > 1:
             add("v", name)  # the facet varies between this game's seats
     for k, v in row.summary.items():
         add("s", k, v)
@@ -90,12 +103,13 @@ def contribution(row: GameRow, defaults: Mapping[str, Any], set_facets: frozense
         for j, b in enumerate(row.seats):
             if i == j:
                 continue
-            for name, whole in a.facets.items():
-                if name == "players" or name in set_facets or name not in b.facets or b.facets[name] == whole:
+            for name, whole in facets[i].items():
+                other = facets[j].get(name)
+                if name == "players" or name in set_facets or other is None or other == whole:
                     continue
-                add("h", name, whole, b.facets[name], "meet")
+                add("h", name, whole, other, "meet")
                 if a.rank < b.rank:
-                    add("h", name, whole, b.facets[name], "won")
+                    add("h", name, whole, other, "won")
     bucket = Bucket(setup=setup(row, dict(defaults)) if row.options or not defaults else f"{setup(row, {})}",
                     day=day(row.ended_ms), kinds=kinds(row))
     return bucket, out
@@ -120,7 +134,8 @@ def bucket_of(name: str | bytes) -> Bucket:
 
 class Filters(msgspec.Struct, frozen=True, kw_only=True):
     """Which games the dashboard shows: a setup, days from/to (inclusive), a players' kind
-    (a bucket matches when its kinds include it); empty: any."""
+    (a bucket matches when one of its kinds is it, or is of it: "bot" matches "bot:random");
+    empty: any."""
 
     setup: str = ""
     since: str = ""
@@ -129,7 +144,8 @@ class Filters(msgspec.Struct, frozen=True, kw_only=True):
 
     def match(self, b: Bucket) -> bool:
         return ((not self.setup or b.setup == self.setup) and (not self.since or b.day >= self.since)
-                and (not self.until or b.day <= self.until) and (not self.kind or self.kind in b.kinds.split(",")))
+                and (not self.until or b.day <= self.until)
+                and (not self.kind or any(k == self.kind or k.startswith(self.kind + ":") for k in b.kinds.split(","))))
 
 
 def merge(hashes: Iterable[Mapping[bytes | str, bytes | str | int]]) -> dict[str, int]:

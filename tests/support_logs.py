@@ -16,7 +16,7 @@ import msgspec
 from events.chain import GENESIS, link
 from events.codec import META
 from events.envelope import Envelope
-from events.meta import GameOpened, SeedRevealed
+from events.meta import GameOpened, SeatPlayer, SeatsTaken, SeedRevealed
 from events.store import EventStore
 from games.contract import GameDef, Seed
 from games.rng import RNG_NAME, seed_commitment
@@ -26,9 +26,10 @@ DAY_MS = 86_400_000
 
 
 def finished_log(game: GameDef, game_id: str, preset: str, seed: int, start_ms: int, tokens: list[str] | None = None,
-                 max_commands: int = 5000) -> list[Envelope]:
+                 players: list[SeatPlayer] | None = None, max_commands: int = 5000) -> list[Envelope]:
     """One whole game of random legal moves; `tokens` (one per seat) are the seats' tokens
-    whose hashes the opening records (default: unusable ones)."""
+    whose hashes the opening records (default: unusable ones); `players`, who holds each
+    seat (logged as SeatsTaken after the opening, as the referee does when told)."""
     rnd = random.Random(seed)
     deal = hashlib.sha256(f"{game_id}:{seed}".encode()).digest()
     opts = game.presets[preset]
@@ -44,7 +45,7 @@ def finished_log(game: GameDef, game_id: str, preset: str, seed: int, start_ms: 
         nonlocal clock
         clock += rnd.randrange(200, 4000)
         for ev in events:
-            tag, v, data = META.encode(ev) if isinstance(ev, (GameOpened, SeedRevealed)) else cdc.encode(ev)
+            tag, v, data = META.encode(ev) if isinstance(ev, (GameOpened, SeedRevealed, SeatsTaken)) else cdc.encode(ev)
             envs.append(link(envs[-1].hash if envs else GENESIS, game_id=game_id, game_type=game.id, seq=len(envs) + 1,
                              type=tag, v=v, time=clock, command_id=command_id, seat=seat, data=data))
 
@@ -52,7 +53,8 @@ def finished_log(game: GameDef, game_id: str, preset: str, seed: int, start_ms: 
     setup = list(game.setup(opts, Seed(deal)))
     for ev in setup:
         state = game.evolve(state, ev)
-    seal([opened, *setup], f"{game_id}:open", -1)
+    seated = [SeatsTaken(seats=players)] if players else []
+    seal([opened, *seated, *setup], f"{game_id}:open", -1)
     for n in range(max_commands):
         if game.result(state) is not None:
             break
@@ -67,10 +69,24 @@ def finished_log(game: GameDef, game_id: str, preset: str, seed: int, start_ms: 
     return envs
 
 
-def finished_logs(game: GameDef, n: int, preset: str, now_ms: int, days: int = 5, prefix: str = "t") -> Iterator[list[Envelope]]:
-    """`n` finished games started over the `days` days before `now_ms`."""
+NAMES = ("Ada", "Grace", "Alan", "Edsger", "Barbara")
+"""The players of imported games: names given in a lobby, and two bot kinds."""
+
+
+def _players(rnd: random.Random, n: int) -> list[SeatPlayer]:
+    pool = [SeatPlayer(kind="name", id=name, name=name) for name in NAMES]
+    pool += [SeatPlayer(kind="bot", id=k, name=f"{k} bot") for k in ("random", "greedy")]
+    return rnd.sample(pool, n)
+
+
+def finished_logs(game: GameDef, n: int, preset: str, now_ms: int, days: int = 5, prefix: str = "t",
+                  named: bool = True) -> Iterator[list[Envelope]]:
+    """`n` finished games started over the `days` days before `now_ms`, each seat held by
+    one of `NAMES` or a bot kind (`named`; else the log names no players)."""
     for i in range(n):
-        yield finished_log(game, f"{prefix}-{game.id}-{i:05d}", preset, seed=i, start_ms=now_ms - (i % days) * DAY_MS - 3_600_000)
+        players = _players(random.Random(i), game.presets[preset].players) if named else None
+        yield finished_log(game, f"{prefix}-{game.id}-{i:05d}", preset, seed=i,
+                           start_ms=now_ms - (i % days) * DAY_MS - 3_600_000, players=players)
 
 
 async def import_logs(store: EventStore, logs: Iterator[list[Envelope]]) -> list[str]:
@@ -84,7 +100,8 @@ async def import_logs(store: EventStore, logs: Iterator[list[Envelope]]) -> list
     return ids
 
 
-async def import_games(url: str, batches: list[tuple[GameDef, int, str, int, str]], now_ms: int) -> list[str]:
+async def import_games(url: str, batches: list[tuple[GameDef, int, str, int, str]], now_ms: int,
+                       named: bool = True) -> list[str]:
     """Import finished games into the Redis at `url`: per batch (game, how many, preset,
     over how many days, game id prefix)."""
     import redis.asyncio as aioredis
@@ -94,7 +111,8 @@ async def import_games(url: str, batches: list[tuple[GameDef, int, str, int, str
         store = EventStore(r)
         ids: list[str] = []
         for game, n, preset, days, prefix in batches:
-            ids += await import_logs(store, finished_logs(game, n, preset, now_ms, days=days, prefix=prefix))
+            ids += await import_logs(store, finished_logs(game, n, preset, now_ms, days=days, prefix=prefix,
+                                                          named=named))
         return ids
     finally:
         await r.aclose()

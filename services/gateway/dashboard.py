@@ -17,7 +17,9 @@ import msgspec
 from litestar import Request, Response, get
 from litestar.params import FromPath, FromQuery
 
+from events import keys
 from projections.dashboard import Bucket, Filters, bucket_of, charts, latency_histogram, merge
+from projections.ratings import decode_ratings, leaderboard
 from services import aggregates, protocol
 from services.gateway.catalog import lookup
 from services.gateway.context import gw
@@ -26,8 +28,9 @@ from services.gateway.errors import ApiError
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 MAX_FILTER = 200
 
-RATINGS_NOTE = ("ratings leaderboard: not yet available (openskill ratings per player identity come with "
-                "projections/ratings.py; rows do not record player identities yet)")
+MAX_RATINGS = 100
+RATINGS_NOTE = ("openskill ratings (Plackett-Luce) of every finished game of this type whose log names its players, "
+                "kept by the projector; the filters do not apply to them")
 
 
 def _filters(setup: str, since: str, until: str, kind: str) -> Filters:
@@ -60,6 +63,7 @@ async def dashboard_data(request: Request, game_type: str, f: Filters) -> dict[s
         for bound, n in h.items():
             hist[bound] = hist.get(bound, 0) + int(n)
     live = [b for _, b in parsed]
+    ratings, _ = decode_ratings(await g.redis.hgetall(keys.ratings(game.id)))
     return {
         "game_type": game.id,
         "filters": msgspec.to_builtins(f),
@@ -68,7 +72,7 @@ async def dashboard_data(request: Request, game_type: str, f: Filters) -> dict[s
         **charts(merge(hashes)),
         "per_day": sorted([d, n] for d, n in per_day.items()),
         "latency": latency_histogram(hist),
-        "ratings": None,
+        "ratings": leaderboard(ratings)[:MAX_RATINGS],
         "ratings_note": RATINGS_NOTE,
     }
 
@@ -96,8 +100,8 @@ def chart_rows(data: dict[str, Any], chart: str) -> tuple[list[str], list[list[A
                 [[f, a, b, m["meet"][i][j], m["won"][i][j]] for f, m in data["h2h"].items()
                  for i, a in enumerate(m["values"]) for j, b in enumerate(m["values"]) if m["meet"][i][j]])
     if chart == "ratings":
-        return ["player", "mu", "sigma", "ordinal", "games"], [
-            [r.get(k) for k in ("player", "mu", "sigma", "ordinal", "games")] for r in data["ratings"] or []]
+        cols = ["player", "name", "mu", "sigma", "ordinal", "games"]
+        return cols, [[r[k] for k in cols] for r in data["ratings"]]
     raise ApiError("not_found", f"no chart {chart[:40]!r}; charts: {', '.join(CHARTS)}")
 
 

@@ -22,9 +22,10 @@ import redis
 from events import keys
 from games import registry
 from projections.dashboard import charts, contribution, merge
+from projections.ratings import decode_ratings, leaderboard
 from projections.stats import aggregate, decode_row
 from tests.integration.support_gateway import Deployment, deployment
-from tests.support_logs import import_games, wait_rows
+from tests.support_logs import NAMES, import_games, wait_rows
 
 __all__ = ["deployment", "imported"]
 
@@ -71,6 +72,8 @@ def test_the_aggregates_are_the_sum_of_the_rows_and_the_dashboard_agrees_with_st
         if facet == "seat":  # stats leaves the seat out; each seat plays every game
             assert [(r["value"], r["plays"]) for r in rows] == [("0", GAMES), ("1", GAMES)]
             continue
+        if facet == "player":  # the log's players: not a facet of the game's (checked below)
+            continue
         for row in rows:
             cell = stats["by_facet"][facet][row["value"]]
             assert (row["games"], row["plays"], row["wins"]) == (cell["games"], cell["plays"], cell["wins"])
@@ -80,7 +83,14 @@ def test_the_aggregates_are_the_sum_of_the_rows_and_the_dashboard_agrees_with_st
     assert sum(n for _, n in data["length"]) == GAMES == sum(n for _, n in data["per_day"])
     assert sum(n for _, n in data["total"]) == 2 * GAMES
     assert data["h2h"]["start"]["values"] == ["first", "second"]
-    assert data["ratings"] is None and "not yet available" in data["ratings_note"]
+    r = redis.Redis.from_url(deployment.url)
+    board = leaderboard(decode_ratings(r.hgetall(keys.ratings(DUEL.id)))[0])
+    r.close()
+    assert data["ratings"] == board and {x["name"] for x in board} == {*NAMES, "random bot", "greedy bot"}
+    assert data["ratings"][0]["ordinal"] >= data["ratings"][-1]["ordinal"]
+    players = {x["value"]: x["plays"] for x in data["win_rate"]["player"]}
+    assert sum(players.values()) == 2 * GAMES and set(players) == {x["name"] for x in board}
+    assert set(data["h2h"]["player"]["values"]) == set(players)
 
 
 def test_every_chart_downloads_as_csv_and_filters_pick_games(deployment: Deployment, imported: list[str]) -> None:
@@ -101,7 +111,12 @@ def test_every_chart_downloads_as_csv_and_filters_pick_games(deployment: Deploym
     days = data["choices"]["days"]
     one_day = httpx.get(f"{base}/game-types/{SW.id}/dashboard", params={"since": days[-1], "until": days[-1]}).json()
     assert one_day["games"] == dict(map(tuple, data["per_day"]))[days[-1]]
-    assert httpx.get(f"{base}/game-types/{SW.id}/dashboard", params={"kind": "bot"}).json()["games"] == 0
+    rows = [decode_row(v) for v in redis.Redis.from_url(deployment.url).hgetall(keys.stats(SW.id)).values()]
+    with_bots = sum(1 for row in rows if any(p.kind == "bot" for p in row.seated))
+    with_greedy = sum(1 for row in rows if any(p.kind == "bot" and p.id == "greedy" for p in row.seated))
+    assert 0 < with_greedy <= with_bots < 10 and "bot:greedy" in data["choices"]["kinds"]
+    assert httpx.get(f"{base}/game-types/{SW.id}/dashboard", params={"kind": "bot"}).json()["games"] == with_bots
+    assert httpx.get(f"{base}/game-types/{SW.id}/dashboard", params={"kind": "bot:greedy"}).json()["games"] == with_greedy
     wanted = aggregate([r for r in (decode_row(v) for v in redis.Redis.from_url(deployment.url).hgetall(
         keys.stats(SW.id)).values()) if r.players == 3])
     assert {r["value"]: r["wins"] for r in three["win_rate"]["wonder"]} == {

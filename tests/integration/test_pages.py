@@ -92,9 +92,9 @@ def test_the_dashboard_of_200_games_draws_every_chart_with_no_console_error(depl
         assert el.get_attribute("data-rendered") == "1", chart
         assert el.find_elements(By.CSS_SELECTOR, "svg.main-svg"), f"{chart} drew no plot"
     bars = browser.find_elements(By.CSS_SELECTOR, "#chart-win_rate g.point")
-    assert len(bars) == 2  # seats 0 and 1, the first facet
+    assert len(bars) == 7  # the first facet: the players (5 names, 2 bot kinds)
     assert browser.find_elements(By.CSS_SELECTOR, "#chart-h2h g.hm, #chart-h2h image")  # the heatmap is drawn
-    assert "not yet available" in browser.find_element(By.ID, "ratings").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#ratings tbody tr")) == 7  # 5 names and 2 bot kinds
     link = browser.find_element(By.CSS_SELECTOR, "a[data-csv=win_rate]").get_attribute("href")
     assert link.startswith(f"{base}/game-types/seven_wonders_duel/dashboard/win_rate?") and "format=csv" in link
     assert httpx.get(link, timeout=30).text.startswith("facet,value,games,plays,wins,rate,ci_low,ci_high")

@@ -50,19 +50,21 @@ function drawH2h() {
 
 function drawRatings() {
   const box = $("ratings");
-  if (!data.ratings) {
-    box.replaceChildren(Object.assign(document.createElement("p"), {className: "note", textContent: data.ratings_note}));
+  const note = Object.assign(document.createElement("p"), {className: "note", textContent: data.ratings_note});
+  if (!data.ratings.length) {
+    note.textContent = "No rated games yet: " + data.ratings_note;
+    box.replaceChildren(note);
     box.dataset.rendered = "1";
     return;
   }
   const table = document.createElement("table");
-  table.innerHTML = "<thead><tr><th>#</th><th>Player</th><th>Ordinal</th><th>μ</th><th>σ</th><th>Games</th></tr></thead>";
+  table.innerHTML = "<thead><tr><th>#</th><th>Player</th><th>Ordinal (μ − 3σ)</th><th>μ</th><th>σ</th><th>Games</th></tr></thead>";
   const body = table.createTBody();
   data.ratings.forEach((r, i) => {
     const tr = body.insertRow();
-    for (const v of [i + 1, r.player, r.ordinal.toFixed(2), r.mu.toFixed(2), r.sigma.toFixed(2), r.games]) tr.insertCell().textContent = v;
+    for (const v of [i + 1, r.name || r.player, r.ordinal.toFixed(2), r.mu.toFixed(2), r.sigma.toFixed(2), r.games]) tr.insertCell().textContent = v;
   });
-  box.replaceChildren(table);
+  box.replaceChildren(table, note);
   box.dataset.rendered = "1";
 }
 

@@ -3,7 +3,10 @@ back from summed counters (win rates with Wilson intervals, histograms, head-to-
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+
+from events.meta import SeatPlayer
 
 from projections.dashboard import Bucket, Filters, bucket_of, bucket_name, charts, contribution, merge, wilson
 from projections.stats import GameRow, SeatRow
@@ -59,6 +62,16 @@ def test_merge_and_filters_pick_buckets() -> None:
     assert merge([{b"games": b"2", b"x": b"1"}, {"games": 3}]) == {"games": 5, "x": 1}
     b = Bucket(setup="2 players", day="2026-12-01", kinds="bot:random,player")
     assert bucket_of(bucket_name(b)) == b
-    assert Filters(kind="player").match(b) and not Filters(kind="bot").match(b)
+    assert Filters(kind="player").match(b) and Filters(kind="bot").match(b) and not Filters(kind="identity").match(b)
     assert Filters(since="2026-12-01", until="2026-12-01").match(b) and not Filters(since="2026-12-02").match(b)
     assert not Filters(setup="3 players").match(b)
+
+
+def test_named_players_are_a_facet_and_their_kinds_a_filter() -> None:
+    players = [SeatPlayer(kind="bot", id="greedy", name="greedy bot"), SeatPlayer(kind="name", id="Ada", name="Ada")]
+    row = msgspec.structs.replace(_row("g1", ("rhodes", "giza"), "civilian", 1), seated=players)
+    bucket, c = contribution(row, {"players": 2})
+    assert bucket.kinds == "bot:greedy,name"
+    assert c["f\tplayer\tAda\twins"] == 1 and c["h\tplayer\tAda\tgreedy bot\twon"] == 1
+    assert Filters(kind="bot").match(bucket) and Filters(kind="bot:greedy").match(bucket)
+    assert not Filters(kind="bot:random").match(bucket) and not Filters(kind="identity").match(bucket)
