@@ -23,6 +23,7 @@ from services.gateway import (catalog, commands, games, history, identities, ide
                               metrics, socket)
 from services.gateway import dashboard, pages
 from services.gateway.notices import Notices
+from services.gateway.positions import Positions
 from services.gateway.botseats import BotWorker
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError, on_api_error, on_http_error, on_unexpected
@@ -45,7 +46,8 @@ def create_app(settings: Settings, url: str) -> Litestar:
             store = EventStore(r, shards=settings.shards)
             async with Client(r, settings.shards, timeout=OUTCOME_TIMEOUT_S) as c:
                 gw = app.state.gateway = Gateway(settings=settings, redis=r, store=store, client=c,
-                                                 tables=Tables(store), notices=Notices(r, settings.shards))
+                                                 tables=Tables(store), notices=Notices(r, settings.shards),
+                                                 positions=Positions(store))
                 stop = asyncio.Event()
                 workers = [asyncio.create_task(BotWorker(gw).run(stop)), asyncio.create_task(gw.notices.run(stop))]
                 try:

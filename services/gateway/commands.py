@@ -26,7 +26,6 @@ from services.client import parse_text
 from services.gateway import auth
 from services.gateway.context import Gateway, gw
 from services.gateway.errors import ApiError, problem_response, Problem
-from services.gateway.tables import hashes
 
 MAX_KEY_CHARS = 200
 
@@ -71,22 +70,22 @@ async def run_command(g: Gateway, game_id: str, seat: int, token: str, command: 
                       key: str | None) -> Outcome:
     """Send one command of `seat` (its token checked by the caller) and wait for its outcome;
     ApiError for what the gateway refuses itself (bad notation, wrong shape, no answer)."""
-    t = await g.tables.get(game_id)
+    game = (await g.tables.seats(game_id)).game
     try:
-        body = _encode(t.game, command, g.settings.max_command_bytes)
+        body = _encode(game, command, g.settings.max_command_bytes)
     except ApiError as e:
-        g.metrics.command(t.game.id, e.problem.code)
+        g.metrics.command(game.id, e.problem.code)
         raise ApiError(e.problem.code, e.problem.message, game_id=game_id) from None
-    env = g.client.envelope(game_id=game_id, game_type=t.game.id, seat=seat, token=token, command=body,
+    env = g.client.envelope(game_id=game_id, game_type=game.id, seat=seat, token=token, command=body,
                             command_id=command_id(token, key) if key is not None else None)
     sent = time.perf_counter()
     try:
         out = await g.client.submit(env)
     except (asyncio.TimeoutError, TimeoutError):
-        g.metrics.command(t.game.id, "no_outcome")
+        g.metrics.command(game.id, "no_outcome")
         raise ApiError("no_outcome", "the referee did not answer in time; send it again with the same "
                        "Idempotency-Key to learn its outcome", game_id=game_id, command_id=env.command_id) from None
-    g.metrics.command(t.game.id, "accepted" if isinstance(out, Accepted) else out.code, time.perf_counter() - sent)
+    g.metrics.command(game.id, "accepted" if isinstance(out, Accepted) else out.code, time.perf_counter() - sent)
     return out
 
 
@@ -101,8 +100,7 @@ def check_key(key: str | None) -> str | None:
 async def send_command(request: Request, game_id: FromPath[str], data: JSONBody[SendCommand]) -> Response[bytes]:
     g = gw(request)
     key = check_key(request.headers.get("idempotency-key"))
-    t = await g.tables.get(game_id)
-    seat, token = auth.require_seat(request, hashes(t), game_id)
+    seat, token = auth.require_seat(request, (await g.tables.seats(game_id)).hashes, game_id)
     return outcome_response(await run_command(g, game_id, seat, token, data.command, key))
 
 

@@ -12,6 +12,7 @@ from services.client import Client
 from services.config import Settings
 from services.gateway.metrics import GatewayMetrics
 from services.gateway.notices import Notices
+from services.gateway.positions import Positions
 from services.gateway.tables import Tables
 
 
@@ -25,6 +26,8 @@ class Gateway:
     tables: Tables
     notices: Notices
     """The `updated:{s}` notices, fanned out to the sockets watching each game."""
+    positions: Positions
+    """Each watched game's recent positions and view documents, shared by its sockets."""
     sockets: int = 0
     """Open WebSockets (for metrics)."""
     metrics: GatewayMetrics = field(default_factory=GatewayMetrics)

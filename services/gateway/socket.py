@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Any
 
 import msgspec
@@ -30,13 +31,13 @@ from litestar import WebSocket, websocket
 from litestar.params import FromPath
 from litestar.exceptions import WebSocketDisconnect
 
-from events.envelope import Envelope
 from projections.board import doc
-from projections.table import Table, advance, empty
+from projections.table import Table, empty
 from services.gateway import auth
 from services.gateway.commands import check_key, run_command
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError
+from services.gateway.positions import fold_positions
 from services.gateway.tables import hashes
 
 SLOW_S = 5.0
@@ -93,26 +94,35 @@ class Session:
     async def push_loop(self) -> None:
         notice = self.g.notices.watch(self.game_id)
         try:
+            woke = time.monotonic()
             while True:
                 notice.clear()
-                await self._catch_up()
+                await self._catch_up(woke)
                 with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
                     await asyncio.wait_for(notice.wait(), LOOK_S)
+                woke = time.monotonic()
         finally:
             self.g.notices.unwatch(self.game_id, notice)
 
-    async def _catch_up(self) -> None:
-        envs = await self.g.store.read(self.game_id, after_seq=self.table.version)
-        block: list[Envelope] = []
-        for i, e in enumerate(envs):
-            block.append(e)
-            if i + 1 < len(envs) and envs[i + 1].command_id == e.command_id:
-                continue
-            self.table = advance(self.table, block)
-            block = []
-            if self.table.version > self.after:
-                await self.put({"type": "view", "seq": self.table.version,
-                                "doc": msgspec.Raw(doc(self.table, self.seat))})
+    async def _catch_up(self, woke: float) -> None:
+        """Views of the positions after this socket's, from the gateway's shared positions
+        (`positions.Positions`), or folded here when this socket is further behind."""
+        shared = await self.g.positions.since(self.game_id, max(self.table.version, self.after), woke)
+        if shared is not None:
+            base, later = shared
+            if base.version > self.table.version:  # a new socket starts at its `after`
+                self.table = base
+            for p in later:
+                self.table = p.table
+                if p.table.version > self.after:
+                    await self.put({"type": "view", "seq": p.table.version, "doc": msgspec.Raw(p.doc(self.seat))})
+        else:
+            envs = await self.g.store.read(self.game_id, after_seq=self.table.version)
+            for table in fold_positions(self.table, envs):
+                self.table = table
+                if table.version > self.after:
+                    await self.put({"type": "view", "seq": table.version, "doc": msgspec.Raw(doc(table, self.seat))})
+            self.g.positions.start(self.game_id, self.table)
         t = self.table
         if (self.seat is not None and not t.over and self.turn_told < t.version
                 and self.seat in t.game.to_act(t.state)):
