@@ -7,7 +7,7 @@
 --       [3] the items, MessagePack: a list of
 --           {log key, done key, rejected key or "", expected version, game id,
 --            creation time (ms), fingerprint, events, shared, landing or nil,
---            seed key or "", ends}
+--            seed key or "", ends, the fingerprint of the command's exact bytes or ""}
 --           where either shared is false and each event is its values in
 --           events.codec.FIELDS order, or shared is {game type, time, command id, format,
 --           prev_hash of the first event} and each event is {type, v, seat, hash, data}:
@@ -111,7 +111,9 @@ end
 local FPLEN = 16  -- events.store.FINGERPRINT_LEN
 
 -- The record's answer if it was written for this fingerprint (or fp is ""), else false.
-local function mine(record, fp)
+-- A record headed by `exact` (the fingerprint of the command's exact bytes, as records were
+-- written before fingerprints read the command with its keys sorted) is this command's too.
+local function mine(record, fp, exact)
   local first = string.byte(record, 1)
   if first == 91 or first == 123 then  -- "[" or "{": no fingerprint (older, or none given)
     if fp ~= '' then
@@ -119,7 +121,7 @@ local function mine(record, fp)
     end
     return record
   end
-  if fp ~= '' and string.sub(record, 1, FPLEN) ~= fp then
+  if fp ~= '' and string.sub(record, 1, FPLEN) ~= fp and (exact == '' or string.sub(record, 1, FPLEN) ~= exact) then
     return false
   end
   return string.sub(record, FPLEN + 1)
@@ -228,7 +230,7 @@ for _, item in ipairs(items) do
     settle(land, land[4])
     answer(0, 0, '')
   elseif record then
-    local said = mine(record, fp)
+    local said = mine(record, fp, item[13])
     if said then
       answer(code, redis.call('XLEN', log), said)
     else

@@ -117,6 +117,10 @@ class AppendItem(msgspec.Struct, frozen=True, gc=False):
     """Identifies the command behind `command_id` (see `record`): a record of that id
     written for another fingerprint is answered `reused`, not as this command's."""
     landing: Landing | None = None
+    exact_fingerprint: str = ""
+    """The fingerprint the command had before fingerprints read it with sorted keys (a hash
+    of its exact bytes, `protocol.exact_fingerprint`): a record written then under its id
+    answers it too (it was `command_id_reused`)."""
     ends: bool = False
     """The command ends the game: once it lands, the game's undisclosed seed is deleted (the
     log reveals it) and the done records of every command in its log get their expiry
@@ -345,14 +349,15 @@ class EventStore:
         item and seq and prev_hash not at all (the script derives them); any other list
         travels as whole field lists."""
         fp = item.fingerprint
-        if len(fp) not in (0, FINGERPRINT_LEN) or fp[:1] in ("[", "{"):
-            raise ValueError(f"a fingerprint is {FINGERPRINT_LEN} hex digits or empty, got {fp!r}")
+        for f in (fp, item.exact_fingerprint):
+            if len(f) not in (0, FINGERPRINT_LEN) or f[:1] in ("[", "{"):
+                raise ValueError(f"a fingerprint is {FINGERPRINT_LEN} hex digits or empty, got {f!r}")
         land = item.landing
         if land is not None and land.kind == "s":  # settle only: no log, no checks
             if item.envelopes:
                 raise ValueError("a settlement appends no envelopes")
             self._check_landing(shard, land, group)
-            return ["", "", item.rejected_key, 0, "", 0, fp, [], False, land, "", False]
+            return ["", "", item.rejected_key, 0, "", 0, fp, [], False, land, "", False, ""]
         game_id = item.game_id
         where = self.shard(game_id) if self.shards != 1 else 0  # (no call for one shard: hot path)
         if where != shard:
@@ -389,7 +394,7 @@ class EventStore:
         secret = keys.secret(shard, game_id) if envelopes and (expected == 0 or item.ends) else ""
         return [keys.log(shard, game_id), keys.done(shard, item.command_id), item.rejected_key,
                 expected, game_id, envelopes[0].time if envelopes else 0, fp, events, shared, land, secret,
-                item.ends and bool(envelopes)]
+                item.ends and bool(envelopes), item.exact_fingerprint]
 
     def _check_landing(self, shard: int, land: Landing, group: str) -> None:
         if not group:

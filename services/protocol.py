@@ -96,6 +96,15 @@ def fingerprint(env: CommandEnvelope) -> str:
     return h.hexdigest()
 
 
+def exact_fingerprint(env: CommandEnvelope) -> str:
+    """The fingerprint as it was until 2026-12-02 (the command's exact bytes, not its
+    canonical form): the done and rejected records written until then begin with it, and
+    still answer a resend of the very same command."""
+    h = hashlib.blake2b(bytes(env.command), digest_size=8)
+    h.update(b"%s\0%d\0%s" % (env.game_id.encode(), env.seat, env.kind.encode()))
+    return h.hexdigest()
+
+
 _sorted = msgspec.json.Encoder(order="sorted")
 
 

@@ -61,6 +61,7 @@ class Item(msgspec.Struct, gc=False):
     fp: str = ""  # protocol.fingerprint of the command, once decoded
     settled: bool = False  # outcome, XACK and latency written by the append script
     ends: bool = False  # accepted, and it ends the game (the append script's retention)
+    fp_exact: str = ""  # protocol.exact_fingerprint, if it differs from fp (older records)
 
     def reject(self, game_id: str, code: str, message: str) -> None:
         self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)
@@ -155,6 +156,9 @@ class Judge:
         it = Item(msg_id, env.command_id, env.reply_to)
         it.env, it.sent_us = env, env.sent_us
         it.fp = protocol.fingerprint(env)
+        exact = protocol.exact_fingerprint(env)
+        if exact != it.fp:
+            it.fp_exact = exact
         if keys.shard_of(env.game_id, self.shards) != self.shard:
             it.reject(env.game_id, "wrong_shard", f"game {env.game_id!r} is not on shard {self.shard}")
         elif (game := lookup(env.game_type)) is None:

@@ -349,11 +349,12 @@ class Referee:
                 land = Landing("r", it.msg_id.decode(), to, encode_outcome(out).decode(), cell, [
                     "command_id", it.command_id, "game_id", out.game_id, "seat", env.seat, "code", out.code,
                     "message", out.message, "msg_id", it.msg_id.decode()])
-                batch.append(AppendItem(game_id, it.based_on, it.command_id, (), rejected_key, it.fp, land))
+                batch.append(AppendItem(game_id, it.based_on, it.command_id, (), rejected_key, it.fp, land,
+                                        it.fp_exact))
             else:
                 land = Landing("a", it.msg_id.decode(), to, accepted_prefix(it.command_id, game_id).decode(), cell)
                 batch.append(AppendItem(game_id, envelopes[0].seq - 1, it.command_id, envelopes, rejected_key,
-                                        it.fp, land, it.ends))
+                                        it.fp, land, it.fp_exact, it.ends))
         results = await self.store.append_batch(shard, batch, group=protocol.GROUP, cells=list(cells),
                                                 retention=self.retention)
         for (game_id, it, envelopes), res in zip(decided, results):

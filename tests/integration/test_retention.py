@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
+
 from events import keys
 from events.envelope import Accepted, Rejected
 from events.store import EventStore
@@ -212,3 +214,27 @@ async def _audited(r, n: int) -> bool:
 
 async def _cmd_empty(r) -> bool:
     return await r.xlen(keys.cmd(0)) == 0
+
+
+async def test_a_record_written_before_fingerprints_were_canonical_still_answers_its_command(r, toy,
+                                                                                          referee_factory) -> None:
+    """Records written until 2026-12-02 begin with the hash of the command's exact bytes: a
+    resend of that very command is its duplicate (it was command_id_reused), another
+    command under that id still is command_id_reused."""
+    from services import protocol
+
+    await referee_factory()
+    async with Client(r, timeout=5) as c:
+        gid, tokens, out = await c.open(toy, preset="2p")
+        assert isinstance(out, Accepted)
+        # Keys in another order than the canonical (sorted) one: the two fingerprints differ.
+        env = c.envelope(game_id=gid, game_type="toy", seat=0, token=tokens[0], command=b'{"type":"add","amount":1}')
+        assert protocol.exact_fingerprint(env) != protocol.fingerprint(env)
+        length = await EventStore(r).version(gid)
+        await r.set(keys.done(0, env.command_id), protocol.exact_fingerprint(env) + "[7]")
+        got = await c.submit(env)
+        assert isinstance(got, Accepted) and got.seqs == [7], got
+        other = msgspec.structs.replace(env, command=msgspec.Raw(b'{"type":"add","amount":2}'))
+        got = await c.submit(other)
+        assert isinstance(got, Rejected) and got.code == "command_id_reused", got
+        assert await EventStore(r).version(gid) == length  # neither was applied
