@@ -63,6 +63,20 @@ class Completion(msgspec.Struct, frozen=True):
     more: bool = False
 
 
+class Decided(list):  # type: ignore[type-arg]
+    """The events `decide` returns, with the state after them when decide has folded them
+    itself (a game folds its own events to see what follows them: the end of a turn, the
+    next decision). The shell takes `state` instead of folding the same events a second
+    time (games.fold.after); a plain list of events says "fold them". `state` is exactly
+    reduce(evolve, events, the state decided on): the contract tests check it."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, events: Iterable[Any], state: Any) -> None:
+        super().__init__(events)
+        self.state = state
+
+
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 Decide = Callable[[Any, Seat, Any], Sequence[Any] | Rejection]
 
@@ -136,7 +150,8 @@ class GameDef:
     """setup(options, Seed | fixture) -> opening events, every random outcome written out."""
     decide: Decide
     """decide(state, seat, command) -> events, or a Rejection. Pure and total. A game builds
-    it with `guarded` (the shared guards, then the game's own rules)."""
+    it with `guarded` (the shared guards, then the game's own rules). The events may come
+    as `Decided`, carrying the state after them, when decide folded them already."""
     evolve: Callable[[Any, Any], Any]
     """evolve(state, event) -> state. Applies recorded facts; no validation."""
     legal_commands: Callable[[Any, Seat], Sequence[Any]]

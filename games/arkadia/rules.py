@@ -55,7 +55,7 @@ from games.arkadia.events import (
 from games.arkadia.evolve import evolve
 from games.arkadia.scoring import CATEGORIES, final_scores, values
 from games.arkadia.state import State, Worker
-from games.contract import Rejection, guarded
+from games.contract import Decided, Rejection, guarded
 
 Cell = tuple[int, int]
 
@@ -344,11 +344,11 @@ _DECIDE: dict[type, tuple[Callable[[str], Rejection | None], Callable[[State, in
 assert set(_DECIDE) == set(get_args(Command_)), "every command needs its handler"
 
 
-def _advance(state: State, events: list[ArkadiaEvent], end: bool = False) -> list[ArkadiaEvent]:
+def _advance(state: State, events: list[ArkadiaEvent], end: bool = False) -> Decided:
     """Apply `events`, then run the automatic steps until a seat must decide: end the turn
     when nothing is left to decide (or when `end`), skip a seat without a legal action,
     and run the final exchange after the last turn of the final round or a full round of
-    skips (§8)."""
+    skips (§8). With the state after them all (the contract's `Decided`)."""
     out = list(events)
     for e in events:
         state = evolve(state, e)
@@ -360,15 +360,15 @@ def _advance(state: State, events: list[ArkadiaEvent], end: bool = False) -> lis
 
     while True:
         if not end and step(state) != "end":
-            return out
+            return Decided(out, state)
         end = False
         push(TurnEnded(seat=state.active, next=(state.active + 1) % state.players))
         if state.trigger >= 0 and state.final_turns <= 0:
             push(_game_ended(state, "castle"))
-            return out
+            return Decided(out, state)
         if state.skips >= state.players:
             push(_game_ended(state, "stalemate"))
-            return out
+            return Decided(out, state)
         if not can_act(state, state.active):
             push(ActionSkipped(seat=state.active))
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games.contract import Rejection, guarded
+from games.contract import Decided, Rejection, guarded
 from games.ora_et_labora import functions as F
 from games.ora_et_labora import goods as G
 from games.ora_et_labora import landscape as L
@@ -98,7 +98,7 @@ def _rules(state: State, seat: int, cmd: OraEtLaboraCommand) -> list[Any] | Reje
     if isinstance(out, Rejection):
         return out
     advance(run)
-    return run.events
+    return Decided(run.events, run.state)
 
 
 decide = guarded(_rules, to_act)

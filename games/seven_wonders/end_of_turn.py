@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from games.contract import Rejection
+from games.contract import Decided, Rejection
 from games.seven_wonders.catalog import CATALOG, BuildFromDiscard as BuildFromDiscardEffect, PlaySeventhCard
 from games.seven_wonders.commands import BuildFromDiscard, Command_, GiveUp, ReturnTokens
 from games.seven_wonders.edifice import EDIFICE, DiscardOwnCard, LoseVictoryTokens
@@ -58,11 +58,9 @@ def choose_card(state: State, play: Play) -> list[SevenWondersEvent]:
     resolved = TurnResolved(age=state.age, turn=state.turn, plays=plays, coins=coins, due=tuple(due))
     events.append(resolved)
     # evolve(chosen, resolved) is exactly settle_turn(placed, ...) (evolve's own two halves):
-    # handed to evolve's memory so that the cards are not placed a second time.
+    # the turn runs on from there, so that the cards are not placed a second time.
     after = settle_turn(placed, coins, resolved.due)
-    evolve.remember(chosen, resolved, after)  # type: ignore[attr-defined]
-    events += edifice_joined(after, plays)
-    return advance(chosen, events[1:], prefix=events[:1])
+    return advance(after, edifice_joined(after, plays), prefix=events)
 
 
 def _due(state: State, city: int, kind) -> Due:
@@ -80,8 +78,10 @@ def _stage_has(state: State, p: Play, kind: type) -> bool:
     return any(isinstance(e, kind) for e in built_stage(state, p))
 
 
-def advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWondersEvent] | None = None):
-    """Apply `events` and run the end of the turn (§7 steps 6-8) until a seat must act."""
+def advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWondersEvent] | None = None) -> Decided:
+    """Apply `events` and run the end of the turn (§7 steps 6-8) until a seat must act: the
+    `prefix` (already applied: `state` is the state after it), `events` and what follows,
+    with the state after them all."""
     out = list(prefix or [])
     for e in events:
         state = evolve(state, e)
@@ -126,7 +126,7 @@ def advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWon
             push(GameEnded(categories=EDIFICE_CATEGORIES if edifice else CATEGORIES, scores=scores,
                            coins=tuple(c.coins for c in state.cities), choices=notes))
         break
-    return out
+    return Decided(out, state)
 
 
 def pay_penalty(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | Rejection:

@@ -6,7 +6,6 @@ from typing import assert_never
 
 from msgspec.structs import replace
 
-from games.fold import recent
 from games.seven_wonders.events import (
     AgeStarted,
     CardChosen,
@@ -36,7 +35,6 @@ from games.seven_wonders.boards import EXTRA
 from games.seven_wonders.state import INITIAL, City, State
 
 
-@recent
 def evolve(state: State, event: SevenWondersEvent) -> State:
     """The state after `event`."""
     match event:

@@ -107,7 +107,8 @@ def _play(state: State, seat: int, at: Slot, cmd: Build | BuildStage | Discard) 
             return forced
     if state.pending is not None:  # Babylon B's 7th card (§11.5); a stage may join (Edifice A7)
         seventh = SeventhCardPlayed(play=play, coins=settle(state, [play]))
-        return advance(state, [seventh, *edifice_joined(evolve(state, seventh), (play,))])
+        placed = evolve(state, seventh)
+        return advance(placed, edifice_joined(placed, (play,)), prefix=[seventh])
     return choose_card(state, play)
 
 

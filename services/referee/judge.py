@@ -3,7 +3,8 @@
 Pure (no Redis, no clock but the one it is given): `parse` reads and bounds one entry
 (`services.protocol`), `decide` authorizes the seat, decides the command on a game's
 cached Table with the game's own `decide`, and seals the events into hash-chained
-envelopes (`seal`), folding each new event once into the Table after them. The referee's
+envelopes (`seal`), each new event folded once for the Table after them (the state decide
+found, when it folded them itself: `games.fold.after`). The referee's
 batch loop (`services.referee.referee`) lands what it returns; tests judge without Redis.
 """
 
@@ -22,6 +23,7 @@ from events.chain import Linker
 from events.codec import META
 from events.envelope import CommandEnvelope, Envelope, Outcome, Rejected
 from events.meta import SEAT_PLAYER_KINDS, GameOpened, SeatsTaken, SeedRevealed
+from games import fold
 from games.contract import GAME_OVER, GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
 from projections.table import Table, codec, empty
@@ -214,7 +216,7 @@ class Judge:
         if not out:
             it.reject(env.game_id, "no_effect", "the command changes nothing")
             return None
-        return self._seal(it, table, out, env.seat)
+        return self._seal(it, table, out, env.seat, fold.after(game, table.state, out))
 
     def _open(self, it: Item, table: Table | None) -> Decision | None:
         env, game = it.env, it.game
@@ -269,17 +271,17 @@ class Judge:
             seat_token_hashes=list(req.token_hashes), fixture=fixture is not None,
         )
         seated = [SeatsTaken(seats=list(req.seats))] if req.seats else []
-        return self._seal(it, empty(env.game_id, game), [opened, *seated, *opening], -1)
+        return self._seal(it, empty(env.game_id, game), [opened, *seated, *opening], -1, fold.replay(game, opening))
 
-    def _seal(self, it: Item, table: Table, events: list[Any], seat: int) -> Decision:
-        """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends."""
+    def _seal(self, it: Item, table: Table, events: list[Any], seat: int, state: Any) -> Decision:
+        """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends;
+        `state` is the game's state after them (folded once, by decide or by games.fold.after)."""
         game, game_id = table.game, table.game_id
         gcodec = codec(game)
         link = Linker(game_id=game_id, game_type=game.id, time=self.clock(), command_id=it.command_id)
         envelopes: list[Envelope] = []
         prev, seq = table.last_hash, table.version
-        state, opened, seated = table.state, table.opened, table.seated
-        evolve = game.evolve
+        opened, seated = table.opened, table.seated
         for ev in events:
             if isinstance(ev, GameOpened):
                 tag, v, data = META.encode(ev)
@@ -289,7 +291,6 @@ class Judge:
                 seated = tuple(ev.seats)
             else:
                 tag, v, data = gcodec.encode(ev)
-                state = evolve(state, ev)
             seq += 1
             e = link(prev, seq, tag, v, seat, data)
             envelopes.append(e)

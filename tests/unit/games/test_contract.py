@@ -8,7 +8,7 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from games.contract import GameDef, Rejection, Result, Seed
+from games.contract import Decided, GameDef, Rejection, Result, Seed
 from games.fold import replay
 from games.registry import GAMES
 
@@ -65,6 +65,8 @@ def _play(game: GameDef, preset: str, seed: int, check_every: int = 1):
         for e in out:
             assert dec.decode(enc.encode(e)) == e, "event does not round-trip the codec"
             state = game.evolve(state, e)
+        if isinstance(out, Decided):  # the shell takes this state instead of folding (games.fold.after)
+            assert out.state == state, "Decided.state is not the fold of decide's events"
         events += out
     else:
         pytest.fail("game did not finish")
