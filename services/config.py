@@ -53,6 +53,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     gateway_ws_queue: int = 256
     """Messages a WebSocket may have waiting to be sent (TABLESTREAM_GATEWAY_WS_QUEUE); a client
     that lets more pile up is dropped (close code 4008)."""
+    gateway_ws_sndbuf: int = 0
+    """The kernel's send buffer of each WebSocket, in bytes (TABLESTREAM_GATEWAY_WS_SNDBUF; the
+    kernel doubles it); 0: the kernel's own sizing, which grows up to net.ipv4.tcp_wmem's
+    maximum (4 MiB here) for a client that does not read."""
     gateway_cors_origins: str = ""
     """Comma-separated origins the gateway allows cross-origin requests from
     (TABLESTREAM_GATEWAY_CORS_ORIGINS); empty: CORS off."""
@@ -104,6 +108,7 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "seed_ttl_s": int(e.get("TABLESTREAM_SEED_TTL_S", "600")),
         "gateway_max_body": int(e.get("TABLESTREAM_GATEWAY_MAX_BODY", str(64 * 1024))),
         "gateway_ws_queue": int(e.get("TABLESTREAM_GATEWAY_WS_QUEUE", "256")),
+        "gateway_ws_sndbuf": int(e.get("TABLESTREAM_GATEWAY_WS_SNDBUF", "0")),
         "gateway_cors_origins": e.get("TABLESTREAM_GATEWAY_CORS_ORIGINS", ""),
         "gateway_rate_address": e.get("TABLESTREAM_GATEWAY_RATE_ADDRESS", "6000/minute"),
         "gateway_rate_token": e.get("TABLESTREAM_GATEWAY_RATE_TOKEN", "1200/minute"),

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import socket
 import sys
+from typing import Any
 
 import uvicorn
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from services.config import Settings
 from services.gateway.app import create_app
@@ -22,6 +25,23 @@ async def _check(url: str, shards: int) -> None:
         await r.aclose()
 
 
+def ws_protocol(sndbuf: int) -> Any:
+    """uvicorn's WebSocket protocol, with each connection's kernel send buffer set to
+    `sndbuf` bytes (0: uvicorn's own, the kernel sizing it). A small one bounds what a client
+    that stops reading can hold in the kernel, so it is dropped sooner (4008, services.gateway.socket)."""
+    if sndbuf <= 0:
+        return "auto"
+
+    class BoundedSend(WebSocketsSansIOProtocol):
+        def connection_made(self, transport: Any) -> None:
+            sock = transport.get_extra_info("socket")
+            if sock is not None:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, sndbuf)
+            super().connection_made(transport)
+
+    return BoundedSend
+
+
 def serve(settings: Settings, host: str, port: int, loop: str = "uvloop") -> int:
     """Run until SIGINT/SIGTERM; 0 after a clean stop, 4 if it could not start (Redis down,
     the port taken). A shard count other than the deployment's raises ShardMismatch."""
@@ -31,7 +51,8 @@ def serve(settings: Settings, host: str, port: int, loop: str = "uvloop") -> int
     try:
         asyncio.run(_check(url, settings.shards))
         config = uvicorn.Config(create_app(settings, url), host=host, port=port, loop=loop, lifespan="on",
-                                access_log=False, log_level="warning", server_header=False)
+                                ws=ws_protocol(settings.gateway_ws_sndbuf), access_log=False, log_level="warning",
+                                server_header=False)
         server = uvicorn.Server(config)
         print(f"tablestream gateway: http://{host}:{port} on {settings.shards} shard(s)", file=sys.stderr, flush=True)
         server.run()
