@@ -76,8 +76,11 @@ def decisions(game: GameDef, game_id: str, envs: Iterable[Envelope]) -> list[tup
 
 def seat_times(game: GameDef, game_id: str, envs: Iterable[Envelope]) -> list[SeatTimes]:
     """A game's decisions summed per seat (index = seat)."""
-    envs = list(envs)
-    found = decisions(game, game_id, envs)
+    return by_seat(decisions(game, game_id, envs))
+
+
+def by_seat(found: list[tuple[int, int, int]]) -> list[SeatTimes]:
+    """`decisions` summed per seat (index = seat)."""
     seats = max([s for s, _, _ in found], default=-1) + 1
     out = [SeatTimes() for _ in range(seats)]
     for seat, _, ms in found:

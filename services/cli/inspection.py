@@ -22,6 +22,11 @@ from services.config import Settings
 
 
 Legend = typer.Option(False, "--legend", help="Also explain the symbols of the board's text (Arkadia's grid).")
+PlayersFilter = typer.Option(None, "--players", min=1, help="Only games of this many players.")
+OptionFilter = typer.Option([], "--option", metavar="KEY=VALUE",
+                            help="Only games with this option (repeatable), e.g. edifice=true, variant=ireland; values "
+                                 "as in the game's options (JSON: true, 3); an option the game was opened without "
+                                 "(edifice) counts as false, the others as their default.")
 
 
 def view(game_id: str = typer.Argument(..., help="Game id."),
@@ -169,12 +174,8 @@ async def _verify(settings: Settings, game_id: str | None, all_games: bool, arch
 
 
 def stats(game: str = typer.Option("seven_wonders", help="Game type."),
-          players: Optional[int] = typer.Option(None, "--players", min=1, help="Only games of this many players."),
-          option: list[str] = typer.Option([], "--option", metavar="KEY=VALUE",
-                                           help="Only games with this option (repeatable), e.g. edifice=true, "
-                                                "variant=ireland; values as in the game's options (JSON: true, "
-                                                "3); an option the game was opened without (edifice) counts as "
-                                                "false, the others as their default."),
+          players: Optional[int] = PlayersFilter,
+          option: list[str] = OptionFilter,
           as_json: bool = typer.Option(False, "--json", help="Print as JSON."),
           ratings: bool = typer.Option(False, "--ratings", help="The players' ratings instead (openskill: mu, "
                                        "sigma, ordinal, games), best first."),
@@ -194,6 +195,18 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
 
         run(show_ratings(load_settings(data_dir), g, as_json))
         return
+    wanted = _filters(g, players, option)
+    if move_times:
+        from services.cli.analytics import show_move_times
+
+        run(show_move_times(load_settings(data_dir), g, as_json, players, wanted))
+        return
+    run(_stats(load_settings(data_dir), g, as_json, players, wanted, archive))
+
+
+def _filters(g: GameDef, players: int | None, option: list[str]) -> list[tuple[str, Any]]:
+    """The `--players`/`--option` filters checked against the game (a usage error for a
+    player count or an option value the game cannot have: it would match no game)."""
     if problem := players_problem(g, players):  # no game of that many players can exist
         raise fail(USAGE, problem)
     wanted = []
@@ -211,12 +224,7 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
             raise typer.BadParameter(f"{text!r} is no value of {g.id}'s option {key!r}: {e}",
                                      param_hint="--option") from None
         wanted.append((key, value))
-    if move_times:
-        from services.cli.analytics import show_move_times
-
-        run(show_move_times(load_settings(data_dir), g, as_json, players, wanted))
-        return
-    run(_stats(load_settings(data_dir), g, as_json, players, wanted, archive))
+    return wanted
 
 
 async def _stats(settings: Settings, game: GameDef, as_json: bool, players: int | None = None,
@@ -296,11 +304,38 @@ def _latency_text(lat: dict[str, float]) -> str:
             "(publish to outcome, bucket bounds)")
 
 
-def export(game_id: str = typer.Argument(..., help="Game id."),
-           out: Path = typer.Option(None, "--out", "-o", help="File (default: stdout)."),
+def export(game_id: Optional[str] = typer.Argument(None, help="Game id."),
+           out: Path = typer.Option(None, "--out", "-o", help="File (default: stdout); for jsonl, csv and "
+                                    "parquet a folder (one file per table)."),
+           fmt: str = typer.Option("log", "--format", help="log (the game's log, the default), or finished games as "
+                                   "tables games/seats/scores/commands: jsonl, csv, parquet; or bgstats (BG Stats' "
+                                   "play import JSON)."),
+           game: Optional[str] = typer.Option(None, "--game", help="Every finished game of this type (with the "
+                                              "stats filters)."),
+           every: bool = typer.Option(False, "--all", help="Every finished game of every type."),
+           players: Optional[int] = PlayersFilter,
+           option: list[str] = OptionFilter,
+           archive: Optional[Path] = ArchiveDir,
            data_dir: Optional[str] = DataDir) -> None:
-    """Write a game's log as JSON lines (one envelope per line, payload bytes base64)."""
-    run(_export(load_settings(data_dir), game_id, out))
+    """Write a game's log as JSON lines (one envelope per line, payload bytes base64), or
+    finished games (GAME, --game TYPE with the stats filters, or --all) as tables or BG
+    Stats' import file (--format)."""
+    from services.cli.exports import FORMATS, export_games
+
+    if fmt not in FORMATS:
+        raise typer.BadParameter(f"{fmt!r} is none of {', '.join(FORMATS)}", param_hint="--format")
+    if fmt == "log":
+        if game_id is None or game or every or players is not None or option:
+            raise fail(USAGE, "--format log (the default) writes one game's log: give its GAME id, and no filter")
+        run(_export(load_settings(data_dir), game_id, out))
+        return
+    if sum((game_id is not None, game is not None, every)) != 1:
+        raise fail(USAGE, "give one of: a GAME id, --game TYPE (with --players/--option), --all")
+    g = game_def(game) if game is not None else None
+    if (players is not None or option) and g is None:
+        raise fail(USAGE, "--players and --option filter the games of one type: give --game TYPE")
+    wanted = _filters(g, players, option) if g is not None else []
+    run(export_games(load_settings(data_dir), fmt, game_id, g, every, players, wanted, out, archive))
 
 
 async def _export(settings: Settings, game_id: str, out: Path | None) -> None:
