@@ -1,4 +1,5 @@
-"""`python -m bench` (also `tablestream bench`): the service benchmark of `bench/run.py`.
+"""`python -m bench` (also `tablestream bench`): the service benchmark of `bench/run.py`;
+`python -m bench dashboard` (`tablestream bench dashboard`): the dashboard's (bench/dashboard.py).
 
 The benchmark is outside the product: the CLI runs this module in a process of its own
 rather than importing it (an import-linter contract keeps services/events/games/
@@ -33,4 +34,12 @@ def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200"))
 
 
 if __name__ == "__main__":
-    app(prog_name="tablestream bench")
+    import sys
+
+    if sys.argv[1:2] == ["dashboard"]:  # `python -m bench dashboard` / `tablestream bench dashboard`
+        from bench.dashboard import main as dashboard_main
+
+        del sys.argv[1]
+        typer.run(dashboard_main)
+    else:
+        app(prog_name="tablestream bench")

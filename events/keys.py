@@ -153,7 +153,8 @@ def ratings(game_type: str) -> str:
 def dashboard(game_type: str) -> str:
     """Prefix of a game type's dashboard aggregates (services/aggregates.py): `<prefix>:buckets`
     (set of bucket names), `<prefix>:b:<bucket>` (hash of counters summed over the bucket's
-    games), `<prefix>:contrib` (hash: game id -> what its row added, taken away when it goes)."""
+    games), `<prefix>:all` (the same summed over every game), `<prefix>:contrib` (hash: game id
+    -> what its row added, taken away when it goes)."""
     return f"dash:{game_type}"
 
 

@@ -149,13 +149,17 @@ class Filters(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def merge(hashes: Iterable[Mapping[bytes | str, bytes | str | int]]) -> dict[str, int]:
-    """Counters of several buckets summed."""
-    out: dict[str, int] = {}
+    """Counters of several buckets summed (names decoded once, at the end)."""
+    out: dict[bytes | str, int] = {}
+    get = out.get
     for h in hashes:
         for k, v in h.items():
-            name = k.decode() if isinstance(k, bytes) else k
-            out[name] = out.get(name, 0) + int(v)
-    return out
+            out[k] = get(k, 0) + int(v)
+    merged: dict[str, int] = {}
+    for k, n in out.items():
+        name = k.decode() if isinstance(k, bytes) else k
+        merged[name] = merged.get(name, 0) + n
+    return merged
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

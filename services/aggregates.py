@@ -5,6 +5,8 @@ function `ts_row` (pasted into the projector's scripts) stores the row, takes th
 previous contribution away from its bucket's counters and adds the new one, so writing
 the same row twice, rebuilding, or deleting a row (archive, orphan sweep) leaves the
 counters equal to the sum over the rows stored. Counters that fall to 0 are deleted.
+Each contribution also goes to the game type's total (`<prefix>:all`), which an unfiltered
+dashboard reads alone: one hash, however many days and setups the games span.
 """
 
 from __future__ import annotations
@@ -25,17 +27,22 @@ local function ts_row(skey, gid, row, dkey, contrib)
   local old = redis.call('HGET', ckey, gid)
   if row ~= '' then redis.call('HSET', skey, gid, row) else redis.call('HDEL', skey, gid) end
   if old == contrib or ((not old) and contrib == '') then return end
+  local all = dkey .. ':all'
   if old then
     local o = cjson.decode(old)
     local bkey = dkey .. ':b:' .. o['b']
     for f, n in pairs(o['i']) do
       if redis.call('HINCRBY', bkey, f, -n) <= 0 then redis.call('HDEL', bkey, f) end
+      if redis.call('HINCRBY', all, f, -n) <= 0 then redis.call('HDEL', all, f) end
     end
   end
   if contrib ~= '' then
     local c = cjson.decode(contrib)
     local bkey = dkey .. ':b:' .. c['b']
-    for f, n in pairs(c['i']) do redis.call('HINCRBY', bkey, f, n) end
+    for f, n in pairs(c['i']) do
+      redis.call('HINCRBY', bkey, f, n)
+      redis.call('HINCRBY', all, f, n)
+    end
     redis.call('SADD', dkey .. ':buckets', c['b'])
     redis.call('HSET', ckey, gid, contrib)
   else
@@ -67,10 +74,20 @@ async def buckets(redis: aioredis.Redis, game_type: str) -> list[bytes]:
     return sorted(await redis.smembers(keys.dashboard(game_type) + ":buckets"))
 
 
-async def counters(redis: aioredis.Redis, game_type: str, names: list[bytes]) -> list[dict[bytes, bytes]]:
-    """The counter hashes of the named buckets (one round trip)."""
+async def total(redis: aioredis.Redis, game_type: str) -> dict[bytes, bytes]:
+    """The counters summed over every game of the type."""
+    return await redis.hgetall(keys.dashboard(game_type) + ":all")
+
+
+async def counters(redis: aioredis.Redis, game_type: str, names: list[bytes],
+                   only: list[bytes] | None = None) -> list[dict[bytes, bytes]]:
+    """The counter hashes of the named buckets (one round trip); `only`: just those counters."""
     pipe = redis.pipeline(transaction=False)
     prefix = keys.dashboard(game_type) + ":b:"
     for n in names:
-        pipe.hgetall(prefix + n.decode())
-    return list(await pipe.execute())
+        if only is None:
+            pipe.hgetall(prefix + n.decode())
+        else:
+            pipe.hmget(prefix + n.decode(), only)
+    got = await pipe.execute()
+    return list(got) if only is None else [dict(zip(only, values)) for values in got]

@@ -49,12 +49,15 @@ async def dashboard_data(request: Request, game_type: str, f: Filters) -> dict[s
     names = await aggregates.buckets(g.redis, game.id)
     parsed: list[tuple[bytes, Bucket]] = [(n, bucket_of(n)) for n in names]
     picked = [(n, b) for n, b in parsed if f.match(b)]
-    hashes = await aggregates.counters(g.redis, game.id, [n for n, _ in picked])
+    unfiltered = f == Filters()
+    hashes = await aggregates.counters(g.redis, game.id, [n for n, _ in picked], only=[b"games"] if unfiltered else None)
     per_day: dict[str, int] = {}
     for (_, b), h in zip(picked, hashes):
-        n = int(h.get(b"games", 0))
+        n = int(h.get(b"games") or 0)
         if n:
             per_day[b.day] = per_day.get(b.day, 0) + n
+    if unfiltered:  # every game: the type's total, one hash
+        hashes = [await aggregates.total(g.redis, game.id)]
     pipe = g.redis.pipeline(transaction=False)
     for shard in range(g.settings.shards):
         pipe.hgetall(protocol.latency(shard, game.id))

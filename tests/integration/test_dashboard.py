@@ -53,6 +53,7 @@ def stored_counters(url: str, game_type: str) -> tuple[dict[str, int], dict[str,
         game = registry.get(game_type)
         prefix = keys.dashboard(game_type)
         kept = merge(r.hgetall(f"{prefix}:b:{b.decode()}") for b in r.smembers(f"{prefix}:buckets"))
+        assert merge([r.hgetall(f"{prefix}:all")]) == kept  # the type's total is the buckets' sum
         rows = [decode_row(v) for v in r.hgetall(keys.stats(game_type)).values()]
         defaults = msgspec.to_builtins(game.options_type())
         return kept, merge(contribution(row, defaults, game.set_facets)[1] for row in rows)
