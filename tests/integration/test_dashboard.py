@@ -33,7 +33,7 @@ pytestmark = pytest.mark.integration
 
 DUEL = registry.get("seven_wonders_duel")
 SW = registry.get("seven_wonders")
-GAMES = int(os.environ.get("TS_DASHBOARD_GAMES", "200"))
+GAMES = int(os.environ.get("TS_DASHBOARD_GAMES", "60"))
 
 
 @pytest.fixture(scope="module")

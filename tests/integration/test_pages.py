@@ -2,7 +2,7 @@
 through chromedriver) against real processes: the dashboard of 200 finished games draws
 every chart with no console error, the replay viewer steps through a game and shows the
 right seq, and a seat's page shows that seat's hand and never another's. Screenshots go to
-each test's tmp dir (and, with TS_PAGES_SCREENSHOTS=DIR, to DIR: docs/ takes README's)."""
+each test's tmp dir (and README's two, with TS_PAGES_SCREENSHOTS=DIR, to DIR: docs/ for README)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,8 @@ CHROMIUM = os.environ.get("TS_CHROMIUM", "/usr/bin/chromium")
 CHROMEDRIVER = os.environ.get("TS_CHROMEDRIVER", "/usr/bin/chromedriver")
 WAIT_S = 60
 GAMES = 200
+README_SHOTS = ("dashboard", "replay")
+"""The screenshots README shows (docs/<name>.png)."""
 CHARTS = ("per_day", "win_rate", "categories", "total", "length", "victory", "summary", "latency", "h2h")
 
 
@@ -70,7 +72,7 @@ def errors(driver: webdriver.Chrome) -> list[dict]:
 def shot(driver: webdriver.Chrome, tmp_path: Path, name: str) -> Path:
     path = tmp_path / f"{name}.png"
     assert driver.save_screenshot(str(path))
-    if out := os.environ.get("TS_PAGES_SCREENSHOTS"):
+    if (out := os.environ.get("TS_PAGES_SCREENSHOTS")) and name in README_SHOTS:
         shutil.copy(path, Path(out) / path.name)
     return path
 
