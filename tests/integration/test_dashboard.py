@@ -127,6 +127,18 @@ def test_every_chart_downloads_as_csv_and_filters_pick_games(deployment: Deploym
         res = httpx.get(f"{base}/game-types/{SW.id}/dashboard/total", params=params)
         assert (res.status_code, res.json()["code"]) == (status, code), res.text
     assert httpx.get(f"{base}/game-types/{SW.id}/dashboard/nope").json()["code"] == "not_found"
+    game = imported[0]
+    assert httpx.get(f"{base}/games/{game}/svg", params={"token": "x"}).json()["code"] == "token_in_url"
+    assert httpx.get(f"{base}/games/{game}/svg", params={"at": 0}).status_code == 400
+    assert httpx.get(f"{base}/games/{game}/svg", headers={"Authorization": "Bearer nope"}).status_code == 401
+    assert httpx.get(f"{base}/games/nope/svg").json()["code"] == "unknown_game"
+    assert httpx.get(f"{base}/static/..%2Fapp.py").status_code == 404
+    assert httpx.get(f"{base}/static/secret.txt").json()["code"] == "not_found"
+    js = httpx.get(f"{base}/static/plotly.min.js", timeout=30)
+    assert js.headers["content-type"].startswith("text/javascript") and len(js.content) > 1_000_000
+    page = httpx.get(f"{base}/dashboard")
+    assert page.headers["content-type"].startswith("text/html") and "script-src 'self'" in page.headers[
+        "content-security-policy"]
     assert httpx.get(f"{base}/game-types/nope/dashboard").status_code == 404
 
 

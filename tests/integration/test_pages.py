@@ -110,6 +110,11 @@ def test_the_dashboard_of_200_games_draws_every_chart_with_no_console_error(depl
     WebDriverWait(browser, WAIT_S).until(lambda d: d.find_element(By.ID, "status").text.startswith(f"{GAMES} finished"))
     shot(browser, tmp_path, "dashboard")
     assert errors(browser) == []
+    browser.get(f"{base}/dashboard?game_type=arkadia")  # a game type with no finished game
+    ready(browser)
+    assert browser.find_element(By.ID, "status").text == "0 finished games of arkadia"
+    assert "No rated games yet" in browser.find_element(By.ID, "ratings").text
+    assert errors(browser) == []
     scripts = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert all(s.startswith(base) for s in scripts), scripts  # nothing from the network beyond the gateway
 
