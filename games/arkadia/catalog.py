@@ -11,10 +11,10 @@ A malformed file fails loudly, naming the file and the row.
 
 from __future__ import annotations
 
-import hashlib
-from importlib import resources
-
 import msgspec
+
+from games import seed_files
+from games.seed_files import CatalogError
 
 SEALS = ("red", "olive", "black", "silver")
 """The four families in their fixed order (§2): vectors of seals and pools follow it."""
@@ -155,8 +155,6 @@ class _BuildingFile(_Row):
     cards: tuple[Card, ...]
 
 
-class CatalogError(ValueError):
-    """A seed file does not hold a valid catalog; the message names the file and row."""
 
 
 def normalise(cells) -> Shape:
@@ -329,20 +327,11 @@ def _connected(cells: set[Cell]) -> bool:
 
 def load() -> Catalog:
     """Read and validate the seed files shipped in the `seeds` package."""
-    folder = resources.files("seeds").joinpath("arkadia")
-    raw_board = folder.joinpath("board.json").read_bytes()
-    raw_buildings = folder.joinpath("buildings.json").read_bytes()
-    try:
-        board = msgspec.json.decode(raw_board, type=_BoardFile)
-    except msgspec.ValidationError as exc:
-        raise CatalogError(f"seeds/arkadia/board.json: {exc}") from None
-    try:
-        buildings = msgspec.json.decode(raw_buildings, type=_BuildingFile)
-    except msgspec.ValidationError as exc:
-        raise CatalogError(f"seeds/arkadia/buildings.json: {exc}") from None
+    raw = seed_files.read("arkadia", ("board.json", "buildings.json"))
+    board = seed_files.decode("seeds/arkadia/board.json", raw["board.json"], _BoardFile)
+    buildings = seed_files.decode("seeds/arkadia/buildings.json", raw["buildings.json"], _BuildingFile)
     _check(board, buildings)
-    digest = hashlib.sha256(raw_board + b"\x00" + raw_buildings).hexdigest()
-    return Catalog(board, buildings, digest)
+    return Catalog(board, buildings, seed_files.digest(raw))
 
 
 CATALOG = load()

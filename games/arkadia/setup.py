@@ -8,6 +8,7 @@ from games.arkadia.board import lot_problem, random_lots
 from games.arkadia.catalog import CATALOG, CATALOG_HASH
 from games.arkadia.events import ArkadiaEvent, GameCreated, Lot, Options
 from games.contract import Seed
+from games.opening import check_players, check_start, fixture_of, start_seat
 from games.rng import RNG_NAME, Rng
 
 RULES_VERSION = 2
@@ -32,11 +33,6 @@ class Fixture(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     start: int = 0
 
 
-def _check_options(options: Options) -> None:
-    if not 2 <= options.players <= 4:
-        raise ValueError(f"Arkadia is for 2 to 4 players, not {options.players}")
-
-
 def deal(options: Options, seed: bytes) -> Fixture:
     """The fixture a seed gives: shuffled deck dealt 4 per seat, 3 open, the rest the pile;
     the lot drawn among the valid central positions (or the default); a random start seat."""
@@ -53,7 +49,7 @@ def deal(options: Options, seed: bytes) -> Fixture:
     else:
         dl = CATALOG.default_lot
         lot = Lot(x=dl.x, y=dl.y, orientation=dl.orientation)  # type: ignore[arg-type]
-    start = Rng(seed, "start").below(n)
+    start = start_seat(seed, n)
     return Fixture(hands=hands, display=display, pile=pile, lot=lot, start=start)
 
 
@@ -70,18 +66,13 @@ def check_fixture(options: Options, fx: Fixture) -> None:
     problem = lot_problem(fx.lot.x, fx.lot.y, fx.lot.orientation)
     if problem is not None:
         raise ValueError(problem)
-    if not 0 <= fx.start < n:
-        raise ValueError(f"start seat {fx.start} is not a seat of a {n}-player game")
+    check_start(fx.start, n)
 
 
 def setup(options: Options, source: Seed | Fixture) -> list[ArkadiaEvent]:
     """The opening event: the whole setup written out. The start seat acts first."""
-    _check_options(options)
-    if isinstance(source, Seed):
-        fx = deal(options, source.value)
-    else:
-        check_fixture(options, source)
-        fx = source
+    check_players("Arkadia", options.players, 2, 4)
+    fx = fixture_of(options, source, deal, check_fixture)
     return [
         GameCreated(options=options, lot=fx.lot, start=fx.start, hands=fx.hands, display=fx.display,
                     pile=fx.pile, rules_version=RULES_VERSION, catalog_hash=CATALOG_HASH, rng=RNG_NAME),

@@ -18,13 +18,9 @@ this module loads and hashes the files and names everything the rules import.
 
 from __future__ import annotations
 
-import hashlib
-import re
-from importlib import resources
-from typing import Any, Literal
+from typing import Literal, TypeVar
 
-import msgspec
-
+from games import seed_files
 from games.ora_et_labora.catalog_checks import (
     CATEGORIES,
     COST_KEYS,
@@ -138,23 +134,11 @@ class Catalog:
         return [i for i in self.selection(mode, variant) if self.buildings[i].phase == phase]
 
 
-def _decode(name: str, raw: bytes, kind: type) -> Any:
-    """Decode one file; a schema error names the row (index and id) it sits in."""
-    try:
-        return msgspec.json.decode(raw, type=kind)
-    except msgspec.ValidationError as exc:
-        where = f"{FOLDER}/{name}"
-        m = re.search(r"\$\.(\w+)\[(\d+)\]", str(exc))
-        if m is not None:
-            table, index = m.group(1), int(m.group(2))
-            try:
-                row = msgspec.json.decode(raw)[table][index]
-                where += f": {table}[{index}] ({row.get('id', '?')} {row.get('name', '')})".rstrip()
-            except (msgspec.DecodeError, KeyError, IndexError, TypeError, AttributeError):
-                pass
-        raise CatalogError(f"{where}: {exc}") from None
-    except msgspec.DecodeError as exc:
-        raise CatalogError(f"{FOLDER}/{name}: {exc}") from None
+T = TypeVar("T")
+
+
+def _decode(name: str, raw: bytes, kind: type[T]) -> T:
+    return seed_files.decode(f"{FOLDER}/{name}", raw, kind)
 
 
 def parse(raw: dict[str, bytes]) -> Catalog:
@@ -163,15 +147,12 @@ def parse(raw: dict[str, bytes]) -> Catalog:
     buildings = _decode("buildings.json", raw["buildings.json"], BuildingFile)
     settlements = _decode("settlements.json", raw["settlements.json"], SettlementFile)
     check(game, buildings, settlements)
-    # As for the other games: SHA-256 of the files sorted by name, joined by a NUL byte.
-    digest = hashlib.sha256(b"\x00".join(raw[f] for f in sorted(raw))).hexdigest()
-    return Catalog(game, buildings, settlements, digest)
+    return Catalog(game, buildings, settlements, seed_files.digest(raw))
 
 
 def load() -> Catalog:
     """Read and validate the seed files shipped in the `seeds` package."""
-    folder = resources.files("seeds").joinpath("ora_et_labora")
-    return parse({f: folder.joinpath(f).read_bytes() for f in FILES})
+    return parse(seed_files.read("ora_et_labora", FILES))
 
 
 CATALOG = load()

@@ -31,6 +31,7 @@ from games.ora_et_labora.effect_steps import (
     UpgradeChain,
     WheelTake,
 )
+from games.seed_files import CatalogError
 
 
 TERRAINS = ("water", "coast", "plains", "hillside", "mountain")  # §3
@@ -43,8 +44,6 @@ CATEGORIES = ("basic", "processed", "point_good", "money", "material")
 WILD_FLIP = "5x marker"  # the Wonder tile's reverse is no good (§1)
 
 
-class CatalogError(ValueError):
-    """A seed file does not hold a valid catalog; the message names the file and row."""
 
 
 FOLDER = "seeds/ora_et_labora"

@@ -11,13 +11,14 @@ from __future__ import annotations
 import msgspec
 
 from games.contract import Seed
+from games.opening import check_players, check_start, fixture_of, start_seat
 from games.ora_et_labora import goods as G
 from games.ora_et_labora import landscape as L
 from games.ora_et_labora import wheel as W
 from games.ora_et_labora.catalog import CATALOG, CATALOG_HASH
 from games.ora_et_labora.events import GameSetUp
 from games.ora_et_labora.state import AVAILABLE, Options, Owner
-from games.rng import RNG_NAME, Rng
+from games.rng import RNG_NAME
 
 RULES_VERSION = 4
 LETTERS = ("A", "B", "C", "D")
@@ -44,8 +45,7 @@ class Fixture(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 def mode_of(options: Options) -> str:
     """The catalog mode of these options, or ValueError saying why there is none (§5.3, §13)."""
     n, length = options.players, options.length
-    if not 1 <= n <= 4:
-        raise ValueError(f"Ora et Labora is for 1 to 4 players, not {n}")
+    check_players("Ora et Labora", n, 1, 4)
     if options.variant not in ("france", "ireland"):
         raise ValueError(f"the variant is france or ireland, not {options.variant!r}")
     if length == "short" and n not in (3, 4):
@@ -93,15 +93,18 @@ def layout(options: Options, start: int) -> GameSetUp:
 
 def deal(options: Options, seed: bytes) -> Fixture:
     """The fixture a seed gives: a random start player (§5.1 step 6)."""
-    return Fixture(start=Rng(seed, "start").below(options.players))
+    return Fixture(start=start_seat(seed, options.players))
+
+
+def check_fixture(options: Options, fx: Fixture) -> None:
+    """Raise ValueError unless the start player is a seat of the table."""
+    check_start(fx.start, options.players)
 
 
 def setup(options: Options, source: Seed | Fixture) -> list:
     """The opening events: GameSetUp, then the first round's start (§6)."""
     from games.ora_et_labora.rules import first_round  # rules import this module
 
-    fx = deal(options, source.value) if isinstance(source, Seed) else source
-    if not 0 <= fx.start < options.players:
-        raise ValueError(f"the start player must be a seat 0..{options.players - 1}")
+    fx = fixture_of(options, source, deal, check_fixture)
     opening = layout(options, fx.start)
     return [opening, *first_round(opening)]

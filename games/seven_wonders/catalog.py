@@ -8,12 +8,13 @@ A malformed row fails loudly with its file and row.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from importlib import resources
 from typing import Literal
 
 import msgspec
+
+from games import seed_files
+from games.seed_files import CatalogError
 
 RESOURCES = "WSCOGLP"
 """Resource codes in vector order (§0): wood, stone, clay, ore, glass, loom, papyrus."""
@@ -179,8 +180,6 @@ class _WonderFile(msgspec.Struct, forbid_unknown_fields=True):
     wonders: list[Wonder]
 
 
-class CatalogError(ValueError):
-    """A seed file does not hold a valid catalog; the message names the file and row."""
 
 
 def slug(name: str) -> str:
@@ -264,20 +263,11 @@ def _check_effect(where: str, e: Effect) -> None:
 
 def load() -> Catalog:
     """Read and validate the seed files shipped in the `seeds` package."""
-    folder = resources.files("seeds").joinpath("seven_wonders")
-    raw_cards = folder.joinpath("cards.json").read_bytes()
-    raw_wonders = folder.joinpath("wonders.json").read_bytes()
-    try:
-        cards = msgspec.json.decode(raw_cards, type=_CardFile).cards
-    except msgspec.ValidationError as exc:
-        raise CatalogError(f"seeds/seven_wonders/cards.json: {exc}") from None
-    try:
-        wonders = msgspec.json.decode(raw_wonders, type=_WonderFile).wonders
-    except msgspec.ValidationError as exc:
-        raise CatalogError(f"seeds/seven_wonders/wonders.json: {exc}") from None
+    raw = seed_files.read("seven_wonders", ("cards.json", "wonders.json"))
+    cards = seed_files.decode("seeds/seven_wonders/cards.json", raw["cards.json"], _CardFile).cards
+    wonders = seed_files.decode("seeds/seven_wonders/wonders.json", raw["wonders.json"], _WonderFile).wonders
     _check("seeds/seven_wonders/cards.json", cards, wonders)
-    digest = hashlib.sha256(raw_cards + b"\x00" + raw_wonders).hexdigest()
-    return Catalog(cards, wonders, digest)
+    return Catalog(cards, wonders, seed_files.digest(raw))
 
 
 CATALOG = load()

@@ -14,12 +14,11 @@ The rules that use it are in rules.py, evolve.py and scoring.py (option `edifice
 
 from __future__ import annotations
 
-import hashlib
-from importlib import resources
 from typing import Any, Literal
 
 import msgspec
 
+from games import seed_files
 from games.seven_wonders.catalog import (
     COLORS,
     RESOURCES,
@@ -302,13 +301,10 @@ def _check(data: _File) -> None:
 
 def load() -> EdificeCatalog:
     """Read and validate the Edifice seed file shipped in the `seeds` package."""
-    raw = resources.files("seeds").joinpath("seven_wonders").joinpath("edifice.json").read_bytes()
-    try:
-        data = msgspec.json.decode(raw, type=_File)
-    except msgspec.ValidationError as exc:
-        raise CatalogError(f"{FILE}: {exc}") from None
+    raw = seed_files.read("seven_wonders", ("edifice.json",))
+    data = seed_files.decode(FILE, raw["edifice.json"], _File)
     _check(data)
-    return EdificeCatalog(data, hashlib.sha256(raw).hexdigest())
+    return EdificeCatalog(data, seed_files.digest(raw))
 
 
 EDIFICE = load()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import msgspec
 
 from games.contract import Seed
+from games.opening import check_players, fixture_of
 from games.rng import RNG_NAME, Rng
 from games.seven_wonders.catalog import CATALOG, CATALOG_HASH
 from games.seven_wonders.edifice import EDIFICE
@@ -48,8 +49,7 @@ class Fixture(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
 
 
 def _check_options(options: Options) -> None:
-    if not 2 <= options.players <= 7:
-        raise ValueError(f"7 Wonders is for 3 to 7 players (2 with the Free City), not {options.players}")
+    check_players("7 Wonders", options.players, 2, 7, " (2: the Free City variant)")
     lo, hi = EDIFICE.players
     if options.with_edifice and not lo <= options.players <= hi:
         raise ValueError(f"the Edifice expansion is for {lo} to {hi} players (Edifice §3 step 6)")
@@ -123,11 +123,7 @@ def check_fixture(options: Options, fx: Fixture) -> None:
 def setup(options: Options, source: Seed | Fixture) -> list[SevenWondersEvent]:
     """The opening events: the whole deal written out, then Age I starts."""
     _check_options(options)
-    if isinstance(source, Seed):
-        fx = deal(options, source.value)
-    else:
-        check_fixture(options, source)
-        fx = source
+    fx = fixture_of(options, source, deal, check_fixture)
     return [
         GameCreated(options=options, wonders=fx.wonders, deals=fx.deals, rules_version=RULES_VERSION,
                     catalog_hash=CATALOG_HASH, rng=RNG_NAME),

@@ -11,12 +11,15 @@ effect lists during play.
 
 from __future__ import annotations
 
-import hashlib
 import re
-from importlib import resources
-from typing import Literal
+from typing import Literal, TypeVar
 
 import msgspec
+
+from games import seed_files
+from games.seed_files import CatalogError
+
+T = TypeVar("T")
 
 RESOURCES = ("wood", "clay", "stone", "glass", "papyrus")
 """Resource order of every vector (W, C, S, G, P), §1."""
@@ -239,8 +242,6 @@ class _BoardFile(msgspec.Struct):
     layouts: dict[str, list[Position]]
 
 
-class CatalogError(ValueError):
-    """A seed file does not hold a valid catalog; the message names the file and row."""
 
 
 class Spec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -395,19 +396,17 @@ def _check(cards: list[Card], wonders: list[Wonder], tokens: list[Token], board:
 
 def load() -> Catalog:
     """Read and validate the seed files shipped in the `seeds` package."""
-    folder = resources.files("seeds").joinpath("seven_wonders_duel")
-    files = ("cards.json", "wonders.json", "progress_tokens.json", "board.json")
-    raw = {f: folder.joinpath(f).read_bytes() for f in files}
-    try:
-        cards = msgspec.json.decode(raw["cards.json"], type=_CardFile).cards
-        wonders = msgspec.json.decode(raw["wonders.json"], type=_WonderFile).wonders
-        tokens = msgspec.json.decode(raw["progress_tokens.json"], type=_TokenFile).progress_tokens
-        board = msgspec.json.decode(raw["board.json"], type=_BoardFile)
-    except msgspec.ValidationError as exc:
-        raise CatalogError(f"seeds/seven_wonders_duel: {exc}") from None
+    raw = seed_files.read("seven_wonders_duel", ("cards.json", "wonders.json", "progress_tokens.json", "board.json"))
+
+    def decode(name: str, kind: type[T]) -> T:
+        return seed_files.decode(f"seeds/seven_wonders_duel/{name}", raw[name], kind)
+
+    cards = decode("cards.json", _CardFile).cards
+    wonders = decode("wonders.json", _WonderFile).wonders
+    tokens = decode("progress_tokens.json", _TokenFile).progress_tokens
+    board = decode("board.json", _BoardFile)
     _check(cards, wonders, tokens, board)
-    digest = hashlib.sha256(b"\x00".join(raw[f] for f in sorted(raw))).hexdigest()
-    return Catalog(cards, wonders, tokens, board, digest)
+    return Catalog(cards, wonders, tokens, board, seed_files.digest(raw))
 
 
 CATALOG = load()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import msgspec
 
 from games.contract import Seed
+from games.opening import check_players, check_start, fixture_of, start_seat
 from games.rng import RNG_NAME, Rng
 from games.seven_wonders_duel.catalog import CATALOG, CATALOG_HASH
 from games.seven_wonders_duel.events import AgeStarted, GameCreated, Options, SevenWondersDuelEvent, WonderDrafted
@@ -44,11 +45,6 @@ class Fixture(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     structures: tuple[tuple[str, ...], ...]
     removed: tuple[tuple[str, ...], ...]
     guilds: tuple[str, ...]
-
-
-def _check_options(options: Options) -> None:
-    if options.players != 2:
-        raise ValueError(f"7 Wonders Duel is for 2 players, not {options.players}")
 
 
 def _batches(n: int) -> tuple[tuple[int, int, int], ...]:
@@ -84,7 +80,7 @@ def shuffled(rng: Rng, items) -> list:
 
 def deal(options: Options, seed: bytes) -> Fixture:
     """The fixture a seed gives (§3 steps 4, 6-9), drawn from named streams."""
-    first = Rng(seed, "first").below(2)
+    first = start_seat(seed, 2, "first")
     draft = tuple(shuffled(Rng(seed, "wonders"), sorted(CATALOG.wonders))[:8])
     if options.wonders == "first_game":
         draft = FIRST_GAME
@@ -105,8 +101,7 @@ def deal(options: Options, seed: bytes) -> Fixture:
 
 def check_fixture(options: Options, fx: Fixture) -> None:
     """Raise ValueError unless the fixture is a possible setup (§3)."""
-    if fx.first not in (0, 1):
-        raise ValueError("first must be seat 0 or 1")
+    check_start(fx.first, 2)
     if options.wonders == "draft" and (len(set(fx.draft)) != 8 or any(w not in CATALOG.wonders for w in fx.draft)):
         raise ValueError("the draft needs 8 distinct wonders")
     tokens = (*fx.board_tokens, *fx.box_tokens)
@@ -126,12 +121,8 @@ def check_fixture(options: Options, fx: Fixture) -> None:
 
 def setup(options: Options, source: Seed | Fixture) -> list[SevenWondersDuelEvent]:
     """The opening events: everything drawn, then the first game's wonders or the draft."""
-    _check_options(options)
-    if isinstance(source, Seed):
-        fx = deal(options, source.value)
-    else:
-        check_fixture(options, source)
-        fx = source
+    check_players("7 Wonders Duel", options.players, 2, 2)
+    fx = fixture_of(options, source, deal, check_fixture)
     draft = FIRST_GAME if options.wonders == "first_game" else fx.draft
     events: list[SevenWondersDuelEvent] = [
         GameCreated(options=options, first=fx.first, draft=draft, board_tokens=fx.board_tokens,

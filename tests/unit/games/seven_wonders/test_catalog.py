@@ -10,6 +10,7 @@ import msgspec
 import pytest
 from msgspec.structs import replace
 
+from games import seed_files
 from games.contract import Seed
 from games.seven_wonders import GAME, catalog
 from games.seven_wonders.catalog import CATALOG, CATALOG_HASH, CatalogError, Science
@@ -321,7 +322,7 @@ def test_bad_wonder_stage_fails_naming_the_stage() -> None:
 
 def test_malformed_seed_file_fails_loudly_on_load(tmp_path, monkeypatch) -> None:
     """§13: a row of the wrong shape is refused by load() with the file and the row's path
-    (load() is pointed at a modified copy of the seeds; catalog.py is not edited)."""
+    (load() is pointed at a modified copy of the seeds through games/seed_files.py; no file is edited)."""
     seeds = Path(catalog.__file__).resolve().parents[2] / "seeds" / "seven_wonders"
     folder = tmp_path / "seven_wonders"
     folder.mkdir()
@@ -336,7 +337,7 @@ def test_malformed_seed_file_fails_loudly_on_load(tmp_path, monkeypatch) -> None
             assert package == "seeds"
             return tmp_path
 
-    monkeypatch.setattr(catalog, "resources", FakeResources)
+    monkeypatch.setattr(seed_files, "resources", FakeResources)  # where every game reads its seed files
     with pytest.raises(CatalogError) as err:
         catalog.load()
     assert "seeds/seven_wonders/cards.json" in str(err.value) and "cards[5]" in str(err.value)
