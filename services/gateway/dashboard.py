@@ -8,6 +8,7 @@ games. The latency histogram is the referee's (latency:{s}:<type>, summed over s
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import re
@@ -66,13 +67,16 @@ async def dashboard_data(request: Request, game_type: str, f: Filters) -> dict[s
         for bound, n in h.items():
             hist[bound] = hist.get(bound, 0) + int(n)
     live = [b for _, b in parsed]
+    # tens of thousands of counters for a wide filter: summed off the event loop, so the
+    # gateway's sockets and commands are not held up meanwhile
+    drawn = await asyncio.to_thread(lambda: charts(merge(hashes)))
     ratings, _ = decode_ratings(await g.redis.hgetall(keys.ratings(game.id)))
     return {
         "game_type": game.id,
         "filters": msgspec.to_builtins(f),
         "choices": {"setups": sorted({b.setup for b in live}), "kinds": sorted({k for b in live for k in b.kinds.split(",")}),
                     "days": sorted({b.day for b in live})},
-        **charts(merge(hashes)),
+        **drawn,
         "per_day": sorted([d, n] for d, n in per_day.items()),
         "latency": latency_histogram(hist),
         "ratings": leaderboard(ratings)[:MAX_RATINGS],

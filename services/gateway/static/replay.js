@@ -102,6 +102,7 @@ function follow(after) {
 
 async function open() {
   pause();
+  if (socket) { socket.close(); socket = null; }
   game = $("game").value.trim();
   if (!game) return;
   const typed = $("token").value.trim();
