@@ -1,5 +1,6 @@
 """`python -m bench` (also `tablestream bench`): the service benchmark of `bench/run.py`;
 `python -m bench dashboard` (`tablestream bench dashboard`): the dashboard's (bench/dashboard.py).
+`python -m bench gateway` (`tablestream bench gateway`): the gateway's, `bench/gateway.py`.
 
 The benchmark is outside the product: the CLI runs this module in a process of its own
 rather than importing it (an import-linter contract keeps services/events/games/
@@ -19,8 +20,9 @@ from services.cli.shared import HELP_PAGES, DataDir, load_settings, run
 app = typer.Typer(add_completion=False, **HELP_PAGES)
 
 
-@app.command()
-def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200")), help="Concurrent games in the backlog."),
+@app.callback(invoke_without_command=True)
+def bench(ctx: typer.Context,
+          games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200")), help="Concurrent games in the backlog."),
           commands: int = typer.Option(int(os.environ.get("TS_BENCH_COMMANDS", "20000")), help="Commands in each drain backlog: (a), (b) and (d)."),
           players: int = typer.Option(5, help="Players per game."),
           aof: bool = typer.Option(True, help="Also compare AOF everysec with AOF off (on a server bench starts)."),
@@ -28,9 +30,31 @@ def bench(games: int = typer.Option(int(os.environ.get("TS_BENCH_GAMES", "200"))
                                    "--no-pin lets the scheduler place them (figures then vary with where it does)."),
           latency_seconds: float = typer.Option(3.0, min=0.1, help="How long latency is measured (after 1 s of warm-up)."),
           data_dir: Optional[str] = DataDir) -> None:
-    """Measure raw Redis limit vs the referee, latency at half load, and the cost of AOF."""
+    """Measure raw Redis limit vs the referee, latency at half load, and the cost of AOF
+    (`gateway`: the HTTP gateway against the direct client, and the WebSocket fan-out)."""
+    if ctx.invoked_subcommand is not None:
+        return
     run(bench_main(load_settings(data_dir), games=games, commands=commands, players=players, aof=aof, pin=pin,
                    latency_seconds=latency_seconds))
+
+
+@app.command()
+def gateway(rounds: int = typer.Option(3, min=1, help="Measured rounds of each path, alternately."),
+            commands: int = typer.Option(3000, min=100, help="Commands in each closed-loop round."),
+            concurrency: int = typer.Option(32, min=1, help="Games in flight in the closed loop."),
+            half_seconds: float = typer.Option(5.0, min=0.5, help="Seconds of each half-load round."),
+            sockets: int = typer.Option(1000, min=1, help="Spectator WebSockets on one game (fan-out)."),
+            updates: int = typer.Option(30, min=1, help="Commands the fan-out game gets, one every 0.1 s."),
+            parts: str = typer.Option("all", help="all, paths (gateway vs direct) or fanout."),
+            gateway_src: Optional[str] = typer.Option(None, help="Run the gateway from this source tree "
+                                                      "(to compare another version of it).")) -> None:
+    """The gateway against the direct stream client: commands/s, p50/p99, CPU a command, p99
+    at half load; and the WebSocket fan-out to many spectators."""
+    from bench.gateway import main as gateway_main
+
+    run(gateway_main(rounds=rounds, commands=commands, concurrency=concurrency, half_seconds=half_seconds,
+                     sockets=sockets, updates=updates, parts=parts,
+                     gateway_src=gateway_src))
 
 
 if __name__ == "__main__":
