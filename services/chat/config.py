@@ -32,6 +32,22 @@ class ChatSettings:
         return bool(self.slack_signing_secret)
 
 
+def incomplete(s: ChatSettings) -> str | None:
+    """Why these settings cannot serve a configured platform (one line), else None. Each
+    platform's later posts (turn pings, announcements, results, Discord's direct messages)
+    need its bot token, and Discord's follow-ups its application id: a half-set platform
+    would answer commands but never tell a room what happened."""
+    if s.slack and not s.slack_bot_token:
+        return ("SLACK_SIGNING_SECRET is set but SLACK_BOT_TOKEN is not: the Slack adapter posts turn pings and "
+                "announcements with the bot token (xoxb-...); set both, or neither")
+    if s.discord and not (s.discord_app_id and s.discord_bot_token):
+        missing = " and ".join(k for k, v in (("DISCORD_APP_ID", s.discord_app_id),
+                                              ("DISCORD_BOT_TOKEN", s.discord_bot_token)) if not v)
+        return (f"DISCORD_PUBLIC_KEY is set but {missing} is not: the Discord adapter needs them for follow-ups "
+                "and channel messages; set all three, or none")
+    return None
+
+
 def from_env(env: dict[str, str] | None = None) -> ChatSettings:
     e = os.environ if env is None else env
     d = ChatSettings()

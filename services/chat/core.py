@@ -9,10 +9,11 @@ Inbound: `await core.handle(Message(...))` returns `Reply`s. Private things (a s
 its moves, the outcome of its own command, which may be a face-down choice) are always
 `audience="private"` to the sender; the room gets public things only (the spectator's board
 and log, the opening, seats taken). Outbound, later: `core.watch()` polls the gateway for
-every room with a game in play and posts to the platform's `Sink` what happened (each log
-position as the spectator saw it: "Ada: card chosen", then the public board's lines that
-changed, e.g. the header "Age II turn 1" or a city's new buildings), turn pings (mentions of the users who
-must act) and the result. Completion (`core.complete`) comes from the gateway's /complete.
+every room with a game in play and posts to the platform's `Sink` what happened, in
+sentences ("Ada built the Aqueduct", "Age II begins": projections/narration.py, told from
+the spectator's log entries only, so a face-down choice stays "a card"), turn pings
+(mentions of the users who must act) and the result. Completion (`core.complete`) comes
+from the gateway's /complete.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from collections.abc import Mapping
 
 import redis.asyncio as aioredis
 
+from projections.narration import narrate
 from services.chat.gateway_client import Gateway, GatewayError
 from services.chat.grammar import HELP, VERBS, Command, GrammarError, parse, parse_options
 from services.chat.model import Message, Reply, Sink
@@ -36,8 +38,8 @@ MAX_MOVES_SHOWN = 40
 LOG_SHOWN = 10
 MAX_CHOICES = 5
 """Legal commands a `moves` reply offers as buttons where the platform has them (Slack)."""
-CHANGED_SHOWN = 8
-"""An announcement shows, under each log position, at most this many lines of the public board that changed."""
+ANNOUNCED = 40
+"""An announcement shows at most this many sentences (the last ones) when many positions pass at once."""
 
 
 def private(msg: Message, text: str, board: str | None = None) -> Reply:
@@ -48,11 +50,6 @@ def room_reply(text: str, board: str | None = None, mentions: tuple[str, ...] = 
     return Reply("room", text, board=board, mentions=mentions)
 
 
-def happened(types: list[str]) -> str:
-    """A log entry's event types as words ("card_built" -> "card built")."""
-    return ", ".join(t.replace("_", " ") for t in types) or "nothing"
-
-
 class ChatCore:
     def __init__(self, redis: aioredis.Redis, gateway_url: str, sinks: Mapping[str, Sink] | None = None,
                  poll_s: float = 0.5) -> None:
@@ -61,8 +58,16 @@ class ChatCore:
         self.sinks: dict[str, Sink] = dict(sinks or {})
         self.poll_s = poll_s
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._outbox: dict[tuple[str, str], asyncio.Task] = {}
 
-    async def aclose(self) -> None:
+    async def aclose(self, flush_s: float = 2.0) -> None:
+        """Stop: what is still being posted gets `flush_s` seconds, then is dropped."""
+        pending = list(self._outbox.values())
+        if pending:
+            await asyncio.wait(pending, timeout=flush_s)
+            for t in pending:
+                t.cancel()
+            await asyncio.wait(pending, timeout=1)
         await self.gw.aclose()
 
     def _lock(self, platform: str, room: str) -> asyncio.Lock:
@@ -224,10 +229,10 @@ class ChatCore:
         summary = await self.gw.call("GET", f"/games/{room.game}")
         after = max(0, summary["seq"] - 60)
         page = await self.gw.call("GET", f"/games/{room.game}/log", params={"after": after, "limit": 200})
-        names = await self._names(room)
-        lines = [f"{e['seq']}: {names.get(e['seat'], 'the game')}: {happened(e['types'])}"
-                 for e in page["entries"][-LOG_SHOWN:]]
-        return [room_reply("the last things that happened:", board="\n".join(lines) or "nothing yet")]
+        entries = page["entries"][-LOG_SHOWN:]
+        told = await self._told(room, entries, entries[0]["first"] - 1 if entries else 0, await self._names(room))
+        lines = [f"{e['seq']}: {' '.join(t)}" for e, t in zip(entries, told)]
+        return [room_reply("the last things that happened:\n" + ("\n".join(lines) or "nothing yet"))]
 
     async def _do_leave(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
         s, refusal = self._seated(msg, room)
@@ -236,6 +241,19 @@ class ChatCore:
         s.left = True
         await self.rooms.seat(room, msg.user, s)
         return [room_reply(f"{s.name} leaves; a random bot plays seat {s.seat} from now on.")]
+
+    async def _told(self, room: Room, entries: list[dict], before: int, names: dict[int, str]) -> list[list[str]]:
+        """Each log entry's sentences (projections/narration.py), from the spectator's views
+        only: the one at position `before` (0: none, the opening) and each entry's own."""
+        prev = None
+        if before > 0 and entries:
+            prev = (await self.gw.call("GET", f"/games/{room.game}/view", params={"at": before}))["view"]
+        out = []
+        for e in entries:
+            doc = e["view"]
+            out.append(narrate(doc["game_type"], e["types"], e["seat"], prev, doc["view"], names))
+            prev = doc["view"]
+        return out
 
     async def _names(self, room: Room) -> dict[int, str]:
         lobby = await self.gw.call("GET", f"/lobbies/{room.game}")
@@ -275,63 +293,75 @@ class ChatCore:
     # ---- outbound: what happens later -----------------------------------------------
 
     async def watch(self) -> None:
-        """Polls every room with a game in play, for ever (cancel to stop)."""
+        """Polls every room with a game in play, for ever (cancel to stop). A room's news
+        are worked out under its lock (which commands take too) but posted after it, in
+        order, by the room's own outbox: a slow platform delays only its announcements."""
         while True:
             for platform, room_id in await self.rooms.watched():
                 try:
                     async with self._lock(platform, room_id):
-                        await self.tick(platform, room_id)
+                        news = await self.tick(platform, room_id)
+                    if news:
+                        self._post_later(platform, room_id, news)
                 except GatewayError as e:
                     log.warning("chat: room watch failed: %s", e.code)
                 except Exception as e:  # one room's fault never stops the others
                     log.error("chat: room watch failed: %s", type(e).__name__, exc_info=e)
             await asyncio.sleep(self.poll_s)
 
-    async def tick(self, platform: str, room_id: str) -> None:
-        """Announce a room's new log positions, ping who must act, play the seats of users
-        who left, and post the result once the game is over."""
+    def _post_later(self, platform: str, room_id: str, news: list[Reply]) -> None:
+        """Post `news` to the room after everything queued for it before (one task per
+        batch, each awaiting the one before it)."""
+        key = (platform, room_id)
+        task = asyncio.create_task(self._post_after(self._outbox.get(key), self.sinks[platform], room_id, news))
+        self._outbox[key] = task
+        task.add_done_callback(lambda t: self._outbox.pop(key) if self._outbox.get(key) is t else None)
+
+    @staticmethod
+    async def _post_after(prev: asyncio.Task | None, sink: Sink, room_id: str, news: list[Reply]) -> None:
+        if prev is not None:
+            await asyncio.wait([prev])
+        for reply in news:
+            try:
+                await sink.post_room(room_id, reply)
+            except Exception as e:  # the platform's fault: this message is lost, the next ones still go
+                log.warning("chat: posting to a room failed: %s", type(e).__name__)
+
+    async def tick(self, platform: str, room_id: str) -> list[Reply]:
+        """A room's news since the last tick, to post in this order: its new log positions
+        told, a ping of who must act, or the result once the game is over. Records them as
+        announced (each position is told once) and plays the seats of users who left."""
         room = await self.rooms.load(platform, room_id)
-        sink = self.sinks.get(platform)
-        if sink is None or not room.started or room.over:
-            return
+        if platform not in self.sinks or not room.started or room.over:
+            return []
         try:
             summary = await self.gw.call("GET", f"/games/{room.game}")
         except GatewayError as e:
             if e.code == "unknown_game":
-                return  # not opened by the referee yet
+                return []  # not opened by the referee yet
             raise
         if summary["seq"] <= room.seen:
-            return
+            return []
         names = await self._names(room)
         page = await self.gw.call("GET", f"/games/{room.game}/log", params={"after": room.seen, "limit": 200})
-        prev = ""
-        if room.seen:
-            prev = (await self.gw.call("GET", f"/games/{room.game}/view", params={"at": room.seen}))["text"]
-        lines: list[str] = []
-        for e in page["entries"]:
-            lines.append(f"{names.get(e['seat'], 'the game')}: {happened(e['types'])}")
-            text = e["view"]["text"]  # the spectator's board there: public by construction
-            before = set(prev.split("\n"))
-            lines.extend(["    " + line.strip() for line in text.split("\n") if line not in before][:CHANGED_SHOWN])
-            prev = text
+        lines = [line for told in await self._told(room, page["entries"], room.seen, names) for line in told]
         seen = page["entries"][-1]["seq"] if page["entries"] else summary["seq"]
-        if lines:
-            await sink.post_room(room_id, room_reply("what happened:", board="\n".join(lines[-4 * LOG_SHOWN:])))
+        news = [room_reply("\n".join(lines[-ANNOUNCED:]))] if lines else []
         await self.rooms.set(room, seen=str(seen))
         room.seen = seen
         if page["next_after"] is not None:
-            return  # more to announce on the next tick before anyone is pinged
+            return news  # more to announce on the next tick before anyone is pinged
         if summary["over"]:
-            await self._game_over(room, sink, names)
-            return
+            return [*news, await self._game_over(room, names)]
         to_act = summary["to_act"]
         ping = tuple(u for seat in to_act if (u := room.user_of(seat)) and not room.users[u].left)
         if ping:
-            await sink.post_room(room_id, room_reply("your turn.", mentions=ping))
+            news.append(room_reply("your turn.", mentions=ping))
         for seat in to_act:
             u = room.user_of(seat)
             if u and room.users[u].left:
                 await self._play_for_leaver(room, room.users[u], summary["seq"])
+        return news
 
     async def _play_for_leaver(self, room: Room, s: Seated, seq: int) -> None:
         moves = await self.gw.call("GET", f"/games/{room.game}/moves", token=s.token)
@@ -340,14 +370,14 @@ class ChatCore:
             await self.gw.call("POST", f"/games/{room.game}/commands", token=s.token, body={"command": pick},
                                key=f"chat-left-{s.seat}-{seq}")
 
-    async def _game_over(self, room: Room, sink: Sink, names: dict[int, str]) -> None:
+    async def _game_over(self, room: Room, names: dict[int, str]) -> Reply:
         res = await self.gw.call("GET", f"/games/{room.game}/result")
         doc = await self.gw.call("GET", f"/games/{room.game}/view")
         r = res["result"] or {}
         totals = r.get("totals", [])
         ranking = ", ".join(f"{names.get(i, i)} {t}" for i, t in sorted(enumerate(totals), key=lambda x: -x[1]))
         winners = " and ".join(names.get(w, str(w)) for w in r.get("winners", []))
-        await sink.post_room(room.room, room_reply(f"Game over: {winners} won. Scores: {ranking}.", board=doc["text"]))
         room.over = True
         await self.rooms.set(room, over="1")
         await self.rooms.watch(room, False)
+        return room_reply(f"Game over: {winners} won. Scores: {ranking}.", board=doc["text"])

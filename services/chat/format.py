@@ -98,7 +98,7 @@ def matrix(reply: Reply, mention_names: dict[str, str] | None = None) -> tuple[s
     matrix.to pills."""
     names = mention_names or {}
     plain = reply.text
-    body = html.escape(reply.text)
+    body = html.escape(reply.text).replace("\n", "<br>\n")  # an announcement's sentences, one a line
     if reply.mentions:
         plain = " ".join(names.get(u, u) for u in reply.mentions) + " " + plain
         pills = " ".join(f'<a href="https://matrix.to/#/{html.escape(u)}">{html.escape(names.get(u, u))}</a>'

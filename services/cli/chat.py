@@ -4,9 +4,11 @@ core, a client of a running gateway) and `tablestream chat discord-commands [--r
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from typing import Optional
 
 import typer
@@ -19,7 +21,7 @@ err = Console(stderr=True)
 USAGE, UNAVAILABLE = 2, 4
 
 chat_app = typer.Typer(add_completion=False, no_args_is_help=True,
-                       help="Play in chat: Discord and Slack endpoints (README \"Play in chat\").",
+                       help="Play in chat: Discord and Slack endpoints, the Matrix bot (README \"Play in chat\").",
                        **HELP_PAGES)
 
 
@@ -33,8 +35,18 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
     TABLESTREAM_GATEWAY_URL."""
     import uvicorn
 
+    class _Server(uvicorn.Server):
+        """uvicorn re-raises the SIGTERM/SIGINT it stopped on once it is done, so the process
+        would die of the signal (status -15) after its clean stop; here the stop is the end."""
+
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            with super().capture_signals():
+                yield
+                self._captured_signals.clear()
+
     from services.chat.app import create_app
-    from services.chat.config import from_env
+    from services.chat.config import from_env, incomplete
     from services.redis_client import url_for
 
     if not 0 <= port <= 65535:
@@ -50,10 +62,13 @@ def serve(host: str = typer.Option("127.0.0.1", help="Address to listen on."),
         err.print("[red]set DISCORD_PUBLIC_KEY (and DISCORD_APP_ID, DISCORD_BOT_TOKEN) and/or SLACK_SIGNING_SECRET "
                   "(and SLACK_BOT_TOKEN)[/red]")
         raise typer.Exit(USAGE)
+    if problem := incomplete(chat):
+        err.print(problem, style="red", soft_wrap=True, markup=False)
+        raise typer.Exit(USAGE)
     url, emb = url_for(settings)
     loop = "asyncio" if os.environ.get("TABLESTREAM_LOOP") == "asyncio" else "uvloop"
     try:
-        server = uvicorn.Server(uvicorn.Config(create_app(chat, url), host=host, port=port, loop=loop,
+        server = _Server(uvicorn.Config(create_app(chat, url), host=host, port=port, loop=loop,
                                                lifespan="on", access_log=False, log_level="warning",
                                                timeout_graceful_shutdown=5,
                                                server_header=False))

@@ -1,4 +1,5 @@
-"""`tablestream chat-matrix`: run the Matrix bot (services/chat/matrix.py) until stopped."""
+"""`tablestream chat matrix`: run the Matrix bot (services/chat/matrix.py) until stopped
+(`tablestream chat-matrix`, its first name, stays as a hidden alias)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,7 @@ def chat_matrix(data_dir: Optional[str] = typer.Option(None, "--data-dir", help=
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(sig, task.cancel)
-            print(f"tablestream chat-matrix: {mx.homeserver} via {mx.gateway_url}", file=sys.stderr, flush=True)
+            print(f"tablestream chat matrix: {mx.homeserver} via {mx.gateway_url}", file=sys.stderr, flush=True)
             try:
                 await task
             except asyncio.CancelledError:
@@ -59,5 +60,8 @@ def chat_matrix(data_dir: Optional[str] = typer.Option(None, "--data-dir", help=
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's verb to the CLI."""
-    app.command("chat-matrix")(chat_matrix)
+    """Add this module's verb to the CLI: `chat matrix`, and the hidden alias `chat-matrix`."""
+    from services.cli.chat import chat_app
+
+    chat_app.command("matrix")(chat_matrix)
+    app.command("chat-matrix", hidden=True)(chat_matrix)

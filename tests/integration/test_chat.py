@@ -209,8 +209,10 @@ async def test_a_whole_seven_wonders_game_through_discord(service, platforms: Fa
     room = discord_room_texts(platforms, seen, channel)
     assert any(t.startswith("<@111>") and "your turn" in t for t in room), "Ada was never pinged"
     assert any(t.startswith("<@222>") or " <@222>" in t for t in room), "Bob was never pinged"
-    assert any("Age II turn 1" in t and "age started" in t for t in room), "no announcement of Age II"
-    assert any("Age III" in t for t in room)
+    assert any("Age II begins." in t for t in room), "no announcement of Age II"
+    assert any("Age III begins." in t for t in room)
+    assert any(re.search(r"(Ada|Bob) has chosen a card\.", t) for t in room), "no face-down choice told"
+    assert any(re.search(r"(Ada|Bob|\S+) built the [A-Z]", t) for t in room), "no building named"
     # 18 turns for each of the two users, plus any extra decision a wonder gives (Halicarnassus'
     # build from the discards, Babylon B's seventh card)
     assert len(plays) >= 36 and hands

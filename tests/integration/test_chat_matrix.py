@@ -1,5 +1,5 @@
 """Play in chat on Matrix, end to end against a real homeserver: Synapse (SQLite, loopback),
-Redis, `tablestream up`, a gateway, and `tablestream chat-matrix` as a process. Three users
+Redis, `tablestream up`, a gateway, and `tablestream chat matrix` as a process. Three users
 with their own matrix-nio clients play a whole 3-player 7 Wonders game in one room through
 the bot, choosing among the legal commands it sends each of them in their direct-message
 room. Each sees their hand only in their DM (a room of two: the bot and them), the game
@@ -151,7 +151,7 @@ async def test_three_users_play_seven_wonders_in_a_matrix_room(deployment: Deplo
         p.user_id = await asyncio.to_thread(synapse.register, p.name, p.password)
     env = {"MATRIX_HOMESERVER": synapse.base, "MATRIX_USER": bot, "MATRIX_PASSWORD": bot_password,
            "TABLESTREAM_GATEWAY_URL": deployment.gateways[0], "TABLESTREAM_CHAT_POLL_S": "0.2"}
-    proc = deployment.start("matrix", "chat-matrix", env=env)
+    proc = deployment.start("matrix", "chat", "matrix", env=env)
     try:
         for p in players:
             await p.start(bot)
