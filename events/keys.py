@@ -154,8 +154,10 @@ def dashboard(game_type: str) -> str:
     """Prefix of a game type's dashboard aggregates (services/aggregates.py): `<prefix>:buckets`
     (set of bucket names), `<prefix>:b:<bucket>` (hash of counters summed over the bucket's
     games), `<prefix>:all` (the same summed over every game), `<prefix>:contrib` (hash: game id
-    -> what its row added, taken away when it goes)."""
-    return f"dash:{game_type}"
+    -> what its row added, taken away when it goes). Tagged with the statistics hash's name,
+    `{stats:<game_type>}`, so that on a cluster they share its slot: the script that writes a
+    row updates them in the same step."""
+    return f"dash:{{stats:{game_type}}}"
 
 
 def rated(game_type: str) -> str:

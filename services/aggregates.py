@@ -52,7 +52,16 @@ end
 """
 """`ts_row(stats key, game id, row or '', dashboard prefix, contribution or '')`: '' deletes."""
 
-_DROP = LUA + "ts_row(ARGV[1], ARGV[2], '', ARGV[3], '')\nreturn 1\n"
+_DROP = LUA + "ts_row(KEYS[1], ARGV[1], '', ARGV[2], '')\nreturn 1\n"
+
+ROWS = LUA + """
+for a = 1, #ARGV, 5 do ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]) end
+return 1
+"""
+"""KEYS: one game type's statistics hash; ARGV: `ts_row`'s five arguments per row, all of that
+game type. On a cluster, the rows a projector's batch finishes are written by this script in
+the statistics hash's slot (the dashboard's keys share it, `keys.dashboard`), apart from the
+views in the shard's slot."""
 
 
 def row_args(game: GameDef, game_id: str, row: GameRow | None) -> list[Any]:
@@ -67,7 +76,17 @@ def row_args(game: GameDef, game_id: str, row: GameRow | None) -> list[Any]:
 
 async def drop_row(redis: aioredis.Redis, game_type: str, game_id: str) -> None:
     """Delete a game's statistics row and take its contribution out of the dashboard."""
-    await redis.eval(_DROP, 0, keys.stats(game_type), game_id, keys.dashboard(game_type))
+    await redis.eval(_DROP, 1, keys.stats(game_type), game_id, keys.dashboard(game_type))
+
+
+async def write_rows(redis: aioredis.Redis, rows: list[Any]) -> None:
+    """Store rows given as `row_args` lists, grouped by statistics hash: one `ROWS` call per
+    game type (a cluster's slot)."""
+    by_key: dict[str, list[Any]] = {}
+    for i in range(0, len(rows), 5):
+        by_key.setdefault(rows[i], []).extend(rows[i:i + 5])
+    for key, args in by_key.items():
+        await redis.eval(ROWS, 1, key, *args)
 
 
 async def buckets(redis: aioredis.Redis, game_type: str) -> list[bytes]:

@@ -34,6 +34,7 @@ from events.store import out_of_memory
 from games.contract import GameDef, Rejection
 from services import protocol
 from services.reconnect import LOST, Backoff, retrying
+from services.redis_client import is_cluster
 
 log = logging.getLogger("tablestream.client")
 
@@ -66,16 +67,23 @@ class Client:
         self._stopping = False
 
     async def __aenter__(self) -> Client:
-        # Blocking reads get their own connection pool so they never delay a send.
-        pool = self.redis.connection_pool
-        self._reader_redis = aioredis.Redis(connection_pool=pool.__class__(
-            connection_class=pool.connection_class, **pool.connection_kwargs))
+        # Blocking reads get their own connection pool so they never delay a send (a
+        # cluster client takes a connection of its node's pool per call anyway).
+        if is_cluster(self.redis):
+            self._reader_redis = self.redis
+        else:
+            pool = self.redis.connection_pool
+            self._reader_redis = aioredis.Redis(connection_pool=pool.__class__(
+                connection_class=pool.connection_class, **pool.connection_kwargs))
         # Start reading from "now" so that an old reply of this id is never taken as new.
         for s in range(self.shards):
             stream = keys.replies(s, self.id)
             info = await self.redis.xrevrange(stream, count=1)
             self._last[stream] = info[0][0].decode() if info else "0-0"
-        self._reader = asyncio.create_task(self._read_replies())
+        # On a cluster one XREAD may name keys of one slot only: a reader per shard's stream.
+        groups = [[k] for k in self._last] if is_cluster(self.redis) else [list(self._last)]
+        readers = [self._read_replies(g) for g in groups]
+        self._reader = asyncio.create_task(readers[0] if len(readers) == 1 else self._all(readers))
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -84,18 +92,23 @@ class Client:
         if self._reader is not None:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(self._reader), 2.0)
-        if self._reader_redis is not None:
+        if self._reader_redis is not None and self._reader_redis is not self.redis:
             await self._reader_redis.aclose()
             await self._reader_redis.connection_pool.disconnect()
         for f in self._waiting.values():
             f.cancel()
 
-    async def _read_replies(self) -> None:
+    @staticmethod
+    async def _all(readers: list[Any]) -> None:
+        await asyncio.gather(*readers)
+
+    async def _read_replies(self, streams: list[str]) -> None:
+        """Read the outcomes on `streams` (blocking reads) and hand them to their waiters."""
         assert self._reader_redis is not None
         backoff, lost = Backoff(), False
         while not self._stopping:
             try:
-                got = await self._reader_redis.xread(self._last, block=100, count=500)  # type: ignore[arg-type]
+                got = await self._reader_redis.xread({k: self._last[k] for k in streams}, block=100, count=500)  # type: ignore[arg-type]
             except LOST as e:
                 if not lost:
                     log.warning("client %s lost Redis (%s); reconnecting", self.id, type(e).__name__)

