@@ -218,9 +218,9 @@ class Referee:
         for game_id, it, envelopes in decided:
             it.reject(game_id, FULL, "the service's storage is full: nothing was written; send the same "
                       "command again later")
-            self._drop_seed(game_id)
             if envelopes is not None:
                 self.cache.forget(game_id)
+            self._drop_seed(game_id)
 
     def _needs_seed(self, game_id: str) -> bool:
         """Whether an open of `game_id` needs a seed drawn: none is held, the id is not
