@@ -1,6 +1,7 @@
 """`python -m bench` (also `tablestream bench`): the service benchmark of `bench/run.py`;
 `python -m bench dashboard` (`tablestream bench dashboard`): the dashboard's (bench/dashboard.py).
 `python -m bench gateway` (`tablestream bench gateway`): the gateway's, `bench/gateway.py`.
+`python -m bench memory`: Redis memory per key family over a long hostile run, `bench/memory.py`.
 
 The benchmark is outside the product: the CLI runs this module in a process of its own
 rather than importing it (an import-linter contract keeps services/events/games/
@@ -55,6 +56,18 @@ def gateway(rounds: int = typer.Option(3, min=1, help="Measured rounds of each p
     run(gateway_main(rounds=rounds, commands=commands, concurrency=concurrency, half_seconds=half_seconds,
                      sockets=sockets, updates=updates, parts=parts,
                      gateway_src=gateway_src))
+
+
+@app.command()
+def memory(commands: int = typer.Option(1_000_000, min=1, help="Commands to send (legal and 10% hostile)."),
+           games: int = typer.Option(200, min=1, help="Games per wave."),
+           game: str = typer.Option("seven_wonders", help="Game type of the waves."),
+           preset: str = typer.Option("3p", help="Preset of the waves' games.")) -> None:
+    """Redis bytes per key family over a long run with 10% hostile commands, short
+    retention settings (`bench/memory.py`): does memory level off?"""
+    from bench.memory import main as memory_main
+
+    run(memory_main(commands, games, game, preset))
 
 
 if __name__ == "__main__":
