@@ -2,6 +2,7 @@
 `python -m bench dashboard` (`tablestream bench dashboard`): the dashboard's (bench/dashboard.py).
 `python -m bench gateway` (`tablestream bench gateway`): the gateway's, `bench/gateway.py`.
 `python -m bench memory`: Redis memory per key family over a long hostile run, `bench/memory.py`.
+`python -m bench projections`: rebuild and verify speed (`bench/projections.py`).
 
 The benchmark is outside the product: the CLI runs this module in a process of its own
 rather than importing it (an import-linter contract keeps services/events/games/
@@ -32,7 +33,8 @@ def bench(ctx: typer.Context,
           latency_seconds: float = typer.Option(3.0, min=0.1, help="How long latency is measured (after 1 s of warm-up)."),
           data_dir: Optional[str] = DataDir) -> None:
     """Measure raw Redis limit vs the referee, latency at half load, and the cost of AOF
-    (`gateway`: the HTTP gateway against the direct client, and the WebSocket fan-out)."""
+    (`gateway`: the HTTP gateway against the direct client, and the WebSocket fan-out;
+    `projections`: the speed of rebuild and verify)."""
     if ctx.invoked_subcommand is not None:
         return
     run(bench_main(load_settings(data_dir), games=games, commands=commands, players=players, aof=aof, pin=pin,
@@ -68,6 +70,19 @@ def memory(commands: int = typer.Option(1_000_000, min=1, help="Commands to send
     from bench.memory import main as memory_main
 
     run(memory_main(commands, games, game, preset))
+
+
+@app.command()
+def projections(games: int = typer.Option(300, help="Whole games seeded through the referee."),
+                players: int = typer.Option(5, help="Players per game."),
+                rounds: int = typer.Option(3, min=1, help="Timed rebuilds and verifies, alternately."),
+                url: Optional[str] = typer.Option(None, help="Use this Redis (seeded only if it holds fewer "
+                                                  "games) instead of starting one."),
+                cli: bool = typer.Option(False, help="Also time the verbs in processes of their own.")) -> None:
+    """Events/s of `projections rebuild` and `verify --all` on seeded 7 Wonders games."""
+    from bench.projections import run as run_projections
+
+    run_projections(games, players, rounds, url, cli)
 
 
 if __name__ == "__main__":

@@ -100,6 +100,10 @@ def hash_of(env: Envelope) -> str:
                    env.command_id, env.seat, env.prev_hash, env.data)
 
 
+def _where(i: int, env: Envelope) -> str:
+    return f"entry {i + 1} (seq {env.seq}, {env.type})"
+
+
 def verify(envelopes: Sequence[Envelope]) -> list[str]:
     """Every problem of a whole log, in order, as readable sentences; empty means intact.
 
@@ -110,19 +114,18 @@ def verify(envelopes: Sequence[Envelope]) -> list[str]:
     prev, prev_seq = GENESIS, 0
     game_id = envelopes[0].game_id if envelopes else ""
     for i, env in enumerate(envelopes):
-        where = f"entry {i + 1} (seq {env.seq}, {env.type})"
         # Against the previous entry's seq, so one missing or repeated entry is reported
         # once, not on every entry after it.
         if env.seq != prev_seq + 1:
-            problems.append(f"{where}: seq should be {prev_seq + 1}")
+            problems.append(f"{_where(i, env)}: seq should be {prev_seq + 1}")
         prev_seq = env.seq
         if env.game_id != game_id:
-            problems.append(f"{where}: game id {env.game_id!r} differs from {game_id!r}")
+            problems.append(f"{_where(i, env)}: game id {env.game_id!r} differs from {game_id!r}")
         if env.prev_hash != prev:
             expected = "GENESIS" if i == 0 else f"the previous hash {prev}"
-            problems.append(f"{where}: prev_hash {env.prev_hash} should be {expected}")
+            problems.append(f"{_where(i, env)}: prev_hash {env.prev_hash} should be {expected}")
         if hash_of(env) != env.hash:
-            problems.append(f"{where}: hash {env.hash} does not match its contents")
+            problems.append(f"{_where(i, env)}: hash {env.hash} does not match its contents")
         # Chain on the stored hash, so one altered entry is reported once, not n times.
         prev = env.hash
     return problems

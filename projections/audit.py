@@ -3,7 +3,8 @@
 Pure: the caller reads the log, the stored view documents and the stored statistics row
 and passes them in; the answer is a list of problems (empty means the game checks out).
 `projection` says whether those projections are the log's: present and current up to what
-the projector has passed, never ahead of the log.
+the projector has passed, never ahead of the log. Both take the log already folded
+(`fold`), so a caller that asks both folds it once.
 """
 
 from __future__ import annotations
@@ -19,22 +20,26 @@ from events.envelope import Envelope
 from events.meta import is_meta
 from games.contract import GameDef, Seed
 from projections import board, stats
-from projections.table import advance, codec, empty
+from projections.table import Table, advance, codec, empty
 
 
 def verify(game: GameDef, envelopes: Sequence[Envelope],
            views: Mapping[int | None, bytes | None] | None = None,
-           stored_row: bytes | None = None) -> list[str]:
-    """Every problem found in one game's log and its stored projections."""
+           stored_row: bytes | None = None, table: Table | None = None) -> list[str]:
+    """Every problem found in one game's log and its stored projections. `table`: the
+    log already folded (`fold`), which the caller may share with `projection`."""
     if not envelopes:
         return ["the log is empty"]
     problems = list(verify_chain(envelopes))
     seen = Counter(e.seq for e in envelopes)
     problems += [f"seq {seq} appears {n} times in the log" for seq, n in sorted(seen.items()) if n > 1]
     try:
-        table = advance(empty(envelopes[0].game_id, game), envelopes)
+        # One fold of the log, which keeps the tables at the seqs the stored views show on
+        # its way (a view is almost always at the log's end: then it is the whole fold).
+        prefixes = _prefixes(game, envelopes, _seqs(views or {}), table)
     except Exception as e:  # an undecodable or out-of-order log is a finding, not a crash
         return [*problems, f"the log does not replay: {type(e).__name__}: {e}"]
+    table = prefixes[max(prefixes)]
     opened = table.opened
     if opened is None:
         return [*problems, "the log has no GameOpened event"]
@@ -50,7 +55,7 @@ def verify(game: GameDef, envelopes: Sequence[Envelope],
         if data is None:
             continue
         doc = board.decode_doc(data)
-        prefix = advance(empty(table.game_id, game), [e for e in envelopes if e.seq <= doc.seq])
+        prefix = prefixes[min(max(doc.seq, 0), table.version)]
         if not board.same_view(data, board.doc(prefix, seat)):
             who = "spectator" if seat is None else f"seat {seat}"
             problems.append(f"the stored view of {who} at seq {doc.seq} differs from replay")
@@ -61,6 +66,46 @@ def verify(game: GameDef, envelopes: Sequence[Envelope],
     if game.result(table.state) is not None and not opened.fixture and table.seed is None:
         problems.append("the game is over but its seed was never revealed")
     return problems
+
+
+def fold(game: GameDef, envelopes: Sequence[Envelope]) -> Table | None:
+    """The log folded, or None if it does not fold (`verify` says why)."""
+    if not envelopes:
+        return None
+    try:
+        return advance(empty(envelopes[0].game_id, game), envelopes)
+    except Exception:
+        return None
+
+
+def _seqs(views: Mapping[int | None, bytes | None]) -> set[int]:
+    """The seqs the stored views show (an undecodable one is `verify`'s to raise on)."""
+    out = set()
+    for data in views.values():
+        if data is not None:
+            try:
+                out.add(board.decode_doc(data).seq)
+            except msgspec.DecodeError:
+                pass
+    return out
+
+
+def _prefixes(game: GameDef, envelopes: Sequence[Envelope], seqs: set[int],
+              whole: Table | None = None) -> dict[int, Table]:
+    """The tables after the log's first `seq` envelopes for each of `seqs` within the log
+    (0: the empty table) and after all of them (`whole` if given), by at most one fold;
+    raises what folding raises. A log folds only if its seqs run 1, 2, ... n, so its first
+    `seq` envelopes are the ones up to seq `seq`."""
+    table = empty(envelopes[0].game_id, game)
+    out = {0: table}
+    done = 0
+    for seq in sorted(x for x in seqs if 0 < x < len(envelopes)):
+        table = out[seq] = advance(table, envelopes[done:seq])
+        done = seq
+    if whole is None:
+        whole = advance(table, envelopes[done:])
+    out[whole.version] = whole
+    return out
 
 
 def _as_before_options(row: stats.GameRow) -> bytes:
@@ -101,19 +146,18 @@ def _dealt(type_: str, v: int, data: bytes,
 
 
 def projection(game: GameDef, envelopes: Sequence[Envelope], views: Mapping[int | None, bytes | None],
-               stored_row: bytes | None, projected_to: int, log_length: int | None = None) -> list[str]:
+               stored_row: bytes | None, projected_to: int, log_length: int | None = None,
+               table: Table | None = None) -> list[str]:
     """Whether a game's stored views and statistics row are the log's, as far as the
     projector has gone: every view present and at least at seq `projected_to` (the last seq
     of this game the projector has passed; the log's last seq when nothing is pending),
     none beyond the log (`log_length`: its length read after the views, which only follow
     the log), and a row exactly when the game is over and projected. Missing, stale and
     ahead are findings (a projector that skipped a game had let `verify` pass it)."""
-    if not envelopes:
-        return []
-    try:
-        table = advance(empty(envelopes[0].game_id, game), envelopes)
-    except Exception:
-        return []  # `verify` says why the log does not replay
+    if table is None:
+        table = fold(game, envelopes)
+    if table is None:
+        return []  # an empty log, or one that does not fold: `verify` says why
     last = envelopes[-1].seq
     length = last if log_length is None else log_length
     problems = []

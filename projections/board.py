@@ -35,19 +35,21 @@ def seats(table: Table) -> list[int | None]:
     return [*range(players), None]
 
 
-def doc(table: Table, seat: int | None) -> bytes:
-    """The JSON view document of `seat` for this table."""
+def doc(table: Table, seat: int | None, over: bool | None = None) -> bytes:
+    """The JSON view document of `seat` for this table (`over`: whether the game is over,
+    if the caller knows it already)."""
     game = table.game
     v: Any = game.view(table.state, seat)
     return _enc.encode(ViewDoc(
         game_id=table.game_id, game_type=game.id, seq=table.version, seat=seat,
-        over=game.result(table.state) is not None,
+        over=game.result(table.state) is not None if over is None else over,
         view=msgspec.Raw(_enc.encode(v)), text=game.render(v)))
 
 
 def docs(table: Table) -> dict[int | None, bytes]:
     """Every audience's document."""
-    return {s: doc(table, s) for s in seats(table)}
+    over = table.game.result(table.state) is not None
+    return {s: doc(table, s, over) for s in seats(table)}
 
 
 def decode_doc(data: bytes) -> ViewDoc:

@@ -69,10 +69,11 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
     state, version, last, opened, seed = table.state, table.version, table.last_hash, table.opened, table.seed
     seated = table.seated
     evolve, game = table.game.evolve, table.game
+    decode_game, decode_meta = codec(game).decode, META.decode
     for env in envelopes:
         if env.seq != version + 1:
             raise ValueError(f"{table.game_id}: envelope seq {env.seq} after version {version}")
-        event = decode(game, env)
+        event = (decode_meta if is_meta(env.type) else decode_game)(env.type, env.v, env.data)
         if isinstance(event, GameOpened):
             opened = event
         elif isinstance(event, SeedRevealed):

@@ -15,10 +15,15 @@ from events.store import EventStore
 from games.contract import GameDef
 from games import registry
 from projections import board
-from projections.audit import projection
+from projections.audit import fold, projection
 from projections.audit import verify as audit
-from projections.table import advance, empty
-from services.projector.runner import LIVE, load_views
+from projections.table import Table
+from services.projector.runner import LIVE
+
+
+CHUNK = 50
+"""Games read per round trip: their logs in one, then their stored views, rows, lengths
+and quarantine entries in another."""
 
 
 async def verify_games(redis: aioredis.Redis, store: EventStore, game_ids: list[str]) -> dict[str, list[str]]:
@@ -28,33 +33,40 @@ async def verify_games(redis: aioredis.Redis, store: EventStore, game_ids: list[
     Besides the log itself: a game the projector quarantined, and stored views or a row
     that are missing, stale or ahead of the log (`audit.projection`), judged against what
     the live projector has passed (its checkpoint and the feed entries after it: a game
-    with entries still to project may lag behind by exactly those)."""
+    with entries still to project may lag behind by exactly those). Games are read
+    `CHUNK` at a time, and each log is folded once for every check."""
     out: dict[str, list[str]] = {}
     pending: dict[int, dict[str, int]] = {}  # shard -> game -> lowest seq not yet projected
-    for g in game_ids:
-        envs = await store.read(g)
-        if not envs:
-            out[g] = ["no such game"]
-            continue
-        try:
-            game = registry.get(envs[0].game_type)
-        except KeyError:
-            out[g] = [f"the log is of an unknown game type {envs[0].game_type!r}"]
-            continue
-        s = store.shard(g)
-        if s not in pending:
+    for i in range(0, len(game_ids), CHUNK):
+        chunk = game_ids[i:i + CHUNK]
+        logs = await store.read_many(chunk)
+        for s in {store.shard(g) for g in chunk} - set(pending):
             pending[s] = await unprojected(redis, s)
-        views, row, length = await _stored(redis, s, game, g, envs)
-        out[g] = audit(game, envs, views, row)
-        if reason := await redis.hget(keys.quarantine(s), g):
-            out[g].append(f"quarantined by the projector: {reason.decode()}")
-        lag = projection(game, envs, views, row, _projected_to(envs, pending[s].get(g)), length)
-        if lag:  # the feed was read before this log: read both again, the log first
-            envs = await store.read(g)
-            fresh = await unprojected(redis, s)
-            views, row, length = await _stored(redis, s, game, g, envs)
-            lag = projection(game, envs, views, row, _projected_to(envs, fresh.get(g)), length)
-        out[g] += lag
+        known: list[tuple[str, list[Envelope], GameDef, Table | None]] = []
+        for g, envs in zip(chunk, logs):
+            if not envs:
+                out[g] = ["no such game"]
+                continue
+            try:
+                game = registry.get(envs[0].game_type)
+            except KeyError:
+                out[g] = [f"the log is of an unknown game type {envs[0].game_type!r}"]
+                continue
+            known.append((g, envs, game, fold(game, envs)))
+        stored = await _stored(redis, store, [(g, game, table) for g, _, game, table in known])
+        for (g, envs, game, table), (views, row, length, reason) in zip(known, stored):
+            s = store.shard(g)
+            out[g] = audit(game, envs, views, row, table)
+            if reason:
+                out[g].append(f"quarantined by the projector: {reason.decode()}")
+            lag = projection(game, envs, views, row, _projected_to(envs, pending[s].get(g)), length, table)
+            if lag:  # the feed was read before this log: read both again, the log first
+                envs = await store.read(g)
+                fresh = await unprojected(redis, s)
+                table = fold(game, envs)
+                ((views, row, length, _),) = await _stored(redis, store, [(g, game, table)])
+                lag = projection(game, envs, views, row, _projected_to(envs, fresh.get(g)), length, table)
+            out[g] += lag
     return out
 
 
@@ -62,16 +74,32 @@ def _projected_to(envs: list[Envelope], pending_from: int | None) -> int:
     return envs[-1].seq if pending_from is None else min(pending_from - 1, envs[-1].seq)
 
 
-async def _stored(redis: aioredis.Redis, s: int, game: GameDef, g: str,
-                  envs: list[Envelope]) -> tuple[dict[int | None, bytes | None], bytes | None, int]:
-    """The game's stored views and row, then its log's length (read after them)."""
-    try:
-        seats = board.seats(advance(empty(g, game), envs))
-    except Exception:  # an imported log may not fold: the audit says why
-        seats = []
-    views = await load_views(redis, s, g, seats)
-    row = await redis.hget(keys.stats(game.id), g)
-    return views, row, await redis.xlen(keys.log(s, g))
+Stored = tuple[dict[int | None, bytes | None], bytes | None, int, bytes | None]
+"""A game's stored views, its row, its log's length (read after them) and its quarantine
+entry."""
+
+
+async def _stored(redis: aioredis.Redis, store: EventStore,
+                  games: list[tuple[str, GameDef, Table | None]]) -> list[Stored]:
+    """What is stored beside each game's log, in one round trip (an imported log that does
+    not fold has no seats to read views of: the audit says why)."""
+    pipe = redis.pipeline(transaction=False)
+    audiences = []
+    for g, game, table in games:
+        s = store.shard(g)
+        seats = board.seats(table) if table is not None else []
+        audiences.append(seats)
+        for seat in seats:
+            pipe.hget(keys.view(s, g, seat), "doc")
+        pipe.hget(keys.stats(game.id), g)
+        pipe.xlen(keys.log(s, g))
+        pipe.hget(keys.quarantine(s), g)
+    got = iter(await pipe.execute())
+    out: list[Stored] = []
+    for seats in audiences:
+        views = {seat: next(got) for seat in seats}
+        out.append((views, next(got), next(got), next(got)))
+    return out
 
 
 async def unprojected(redis: aioredis.Redis, s: int) -> dict[str, int]:
