@@ -163,6 +163,9 @@ async def open_lobby(request: Request, data: JSONBody[OpenGame]) -> OpenedLobby:
     game_id = data.game_id or f"{game.id}-{protocol.new_token()[:10]}"
     if await g.store.version(game_id):
         raise ApiError("game_exists", f"there is a game {game_id!r} already", game_id=game_id)
+    if data.game_id and await g.redis.hexists(keys.archived(g.store.shard(game_id)), game_id):
+        # the referee would refuse its open at start: refused now, not once seats are taken
+        raise ApiError("game_archived", f"game {game_id!r} was archived: its id stays taken", game_id=game_id)
     host = protocol.new_token()
     spec = _Spec(game.id, preset, msgspec.Raw(msgspec.json.encode(options)), players)
     key = keys.lobby(g.store.shard(game_id), game_id)

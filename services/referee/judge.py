@@ -38,7 +38,10 @@ REUSED = "command_id_reused"
 for it, so the other command's answer stays as it was."""
 ARCHIVED = "game_archived"
 """The code of a command to a game moved to an archive folder (`tablestream archive`), or
-of an open under its id: the tombstone in `keys.archived` keeps the id taken."""
+of an open under its id: the tombstone in `keys.archived` keeps the id taken. A refusal
+decided on a cached Table of a game archived since (`game_over`, `game_exists`) does not
+stand: the append script finds the log not at the version it was judged on, and the game
+is read again, tombstone included (tests/integration/test_archive_referee.py)."""
 FULL = protocol.STORAGE_FULL
 BROKEN = "broken_log"
 """The code of a command whose game's log the append script found broken (see AppendResult)."""

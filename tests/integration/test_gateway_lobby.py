@@ -107,10 +107,16 @@ async def test_bad_lobby_input_is_a_typed_4xx(deployment: Deployment) -> None:
     async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
         made = (await http.post("/lobbies", json={"game_type": "arkadia", "players": 3})).json()
         gid, host = made["game_id"], made["host_token"]
+        r = aioredis.from_url(deployment.url)
+        try:  # the tombstone `tablestream archive` leaves: the id stays taken
+            await r.hset("archived:{0}", "arkadia-gone", b'{"file":"arkadia-gone.jsonl","seq":9,"hash":"00"}')
+        finally:
+            await r.aclose()
         cases = [
             ("GET", "/lobbies/no-such-lobby", {}, None, 404, "unknown_lobby"),
             ("POST", "/lobbies", {}, {"game_type": "chess"}, 404, "unknown_game_type"),
             ("POST", "/lobbies", {}, {"game_type": "arkadia", "game_id": gid}, 409, "game_exists"),
+            ("POST", "/lobbies", {}, {"game_type": "arkadia", "game_id": "arkadia-gone"}, 410, "game_archived"),
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": ""}, 400, "malformed"),
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "seat": 3}, 400, "unknown_seat"),
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "team": 1}, 400, "malformed"),
