@@ -10,8 +10,10 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from services.config import Settings, cluster_nodes, is_cluster_url
+from services.reconnect import LOST
 
 EMBEDDED_CONFIG = {"appendonly": "yes", "appendfsync": "everysec"}
 """The embedded server keeps the shipped durability settings (deploy/redis.conf)."""
@@ -50,6 +52,79 @@ async def check_shards(r: aioredis.Redis, shards: int) -> None:
                             f"start it with SHARDS={int(recorded)}")
 
 
+def _reset_under_call(e: BaseException) -> bool:
+    """Whether `e` is redis-py meeting a connection another task closed under it (redis-py
+    #4287): its stream writer or reader already None (AttributeError on None), or uvloop's
+    transport already closed (RuntimeError "... the handler is closed")."""
+    if isinstance(e, AttributeError):
+        return getattr(e, "obj", False) is None
+    return isinstance(e, RuntimeError) and "closed" in str(e)
+
+
+class ResetSafe(aioredis.Connection):
+    """A connection that reports a reset under a call as the ConnectionError it is.
+
+    On a cluster, a master's loss makes redis-py close that node's connections while other
+    tasks are in the middle of a call on them, and the call then fails with an
+    AttributeError or RuntimeError (redis-py #4287) that neither redis-py's cluster client
+    (which re-discovers the topology after a ConnectionError) nor `services.reconnect`
+    treats as a lost connection: play exited on it. Here it is disconnected and raised as
+    ConnectionError, which both handle."""
+
+    async def send_packed_command(self, command: Any, check_health: bool = True) -> None:
+        try:
+            await super().send_packed_command(command, check_health)
+        except (AttributeError, RuntimeError) as e:
+            if not _reset_under_call(e):
+                raise
+            await self.disconnect(nowait=True)
+            raise RedisConnectionError(f"connection reset while sending ({type(e).__name__})") from e
+
+    async def read_response(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().read_response(*args, **kwargs)
+        except (AttributeError, RuntimeError) as e:
+            if not _reset_under_call(e):
+                raise
+            await self.disconnect(nowait=True)
+            raise RedisConnectionError(f"connection reset while reading ({type(e).__name__})") from e
+
+
+class FailoverCluster(RedisCluster):
+    """redis-py's asyncio cluster client, re-discovering the topology after any lost call.
+
+    redis-py re-discovers it (CLUSTER SLOTS from the known nodes, and a new node for its
+    command parser) only after a ConnectionError or TimeoutError met on a slot's node. A
+    command with keys found by COMMAND GETKEYS (XREAD, XREADGROUP) asks the parser's node
+    first, and when that node is the dead master the error met there left the client
+    failing every such call for as long as no other call happened to re-discover. Here
+    every call that fails as `services.reconnect.LOST` says flags re-discovery for the next
+    call (after the caller's back-off). Its nodes' connections are `ResetSafe`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # RedisCluster takes no connection class: its nodes are made from this dict (shared
+        # with its NodesManager), the startup nodes already were.
+        self.connection_kwargs["connection_class"] = ResetSafe
+        for node in self.nodes_manager.startup_nodes.values():
+            node.connection_class = ResetSafe
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await super().execute_command(*args, **kwargs)
+        except LOST:
+            self._initialize = True  # read by RedisCluster.execute_command: initialize() first
+            raise
+
+
+def cluster_client(url: str, **options: Any) -> FailoverCluster:
+    """A `FailoverCluster` on a `redis+cluster://` URL's seed nodes, on `ResetSafe`
+    connections (bytes responses)."""
+    nodes, user, password = cluster_nodes(url)
+    return FailoverCluster(startup_nodes=[ClusterNode(h, p) for h, p in nodes], username=user,
+                           password=password, **options)
+
+
 def is_cluster(r: Any) -> bool:
     """True for a Redis Cluster client (`client` of a `redis+cluster://` URL)."""
     return isinstance(r, RedisCluster)
@@ -58,12 +133,10 @@ def is_cluster(r: Any) -> bool:
 def client(url: str) -> aioredis.Redis:
     """An asyncio client (bytes responses) whose pool waits for a free connection rather
     than failing when many calls are in flight; `aclose()` closes its pool. For a
-    `redis+cluster://` URL, a `RedisCluster` client (typed as a Redis: the product calls
+    `redis+cluster://` URL, a `FailoverCluster` client (typed as a Redis: the product calls
     only commands both have, each on keys of one slot)."""
     if is_cluster_url(url):
-        nodes, user, password = cluster_nodes(url)
-        return RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in nodes], username=user,  # type: ignore[return-value]
-                            password=password, max_connections=MAX_CONNECTIONS)
+        return cluster_client(url, max_connections=MAX_CONNECTIONS)  # type: ignore[return-value]
     pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_S)
     return aioredis.Redis.from_pool(pool)
 

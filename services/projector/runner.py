@@ -188,8 +188,11 @@ class Projector:
 
     def forget(self) -> None:
         """Drop every cached table (after Redis came back: its logs may be shorter than the
-        tables); each game is folded from its log when next seen."""
+        tables); each game is folded from its log when next seen. The position is read
+        again from the stored checkpoint: after a failover the new master holds what its
+        replica had, which may end before what this projector read from the old one."""
         self.tables.clear()
+        self.position = None
 
     async def _finish_command(self, table: Table, command_id: str) -> Table:
         """`table` advanced over the rest of the command whose events it stopped within."""

@@ -12,7 +12,8 @@ and Sentinel brokers override; this broker overrides it to build this client on 
 pool.
 
 On a Redis Cluster (`redis+cluster://` REDIS_URL) the broker is FastStream's
-`RedisClusterBroker` on the URL's seed nodes: each subscriber's XREADGROUP names one
+`RedisClusterBroker` on the URL's seed nodes, with the product's cluster client
+(`services.redis_client.FailoverCluster`): each subscriber's XREADGROUP names one
 `cmd:{s}`, a single slot, which its cluster client sends to the slot's master (and to
 the new master after a failover); no held connections there.
 """
@@ -23,10 +24,11 @@ from typing import Any
 
 import redis.asyncio as aioredis
 from faststream.redis import RedisBroker, RedisClusterBroker
-from faststream.redis.configs.state import RedisConnectionState
+from faststream.redis.configs.state import RedisClusterConnectionState, RedisConnectionState
 
 from events.held import NOT_SENT, HeldConnection
 from services.config import cluster_nodes, is_cluster_url
+from services.redis_client import FailoverCluster
 
 
 class ReadsHeld(aioredis.Redis):
@@ -81,6 +83,28 @@ class RefereeBroker(RedisBroker):
         return _State(connection_options)
 
 
+class _ClusterState(RedisClusterConnectionState):
+    """FastStream's cluster connection state, building a `FailoverCluster` (the product's
+    cluster client: it re-discovers the topology after any lost call, on connections that
+    report a reset under a call as a ConnectionError) from the same options."""
+
+    __slots__ = ()
+
+    async def connect(self) -> Any:
+        if not self._connected:
+            options = {k: v for k, v in self._options.items() if v is not None}
+            self._client = FailoverCluster(**options)
+            self._connected = True
+        return self._client
+
+
+class RefereeClusterBroker(RedisClusterBroker):
+    """A RedisClusterBroker whose client is a `FailoverCluster`."""
+
+    def _make_connection_state(self, connection_options: dict[str, Any], kwargs: dict[str, Any]) -> Any:
+        return _ClusterState(connection_options)
+
+
 def make_broker(url: str, **options: Any) -> RedisBroker:
     """The referee's broker for `url`: a `RefereeBroker`, or on a `redis+cluster://` URL a
     `RedisClusterBroker` on its seed nodes."""
@@ -88,5 +112,5 @@ def make_broker(url: str, **options: Any) -> RedisBroker:
         return RefereeBroker(url, **options)
     nodes, user, password = cluster_nodes(url)
     host, port = nodes[0]
-    return RedisClusterBroker(f"redis://{host}:{port}", startup_nodes=nodes, username=user, password=password,
+    return RefereeClusterBroker(f"redis://{host}:{port}", startup_nodes=nodes, username=user, password=password,
                               **options)

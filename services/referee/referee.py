@@ -30,8 +30,6 @@ from typing import Any
 
 import msgspec
 import redis.asyncio as aioredis
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from events import keys
 from events.codec import accepted_prefix, encode_outcome
@@ -41,6 +39,7 @@ from projections.table import advance, empty
 from services import protocol
 from services.config import Settings
 from services.protocol import lookup
+from services.reconnect import LOST
 from services.referee.cache import GameCache
 from services.referee.judge import BROKEN, FULL, REUSED, Item, Judge, where
 
@@ -62,8 +61,9 @@ def ms_clock() -> int:
     return time.time_ns() // 1_000_000
 
 
-_TRANSPORT = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)
-"""Failures of the way to Redis, not of what was sent: the whole batch stays pending."""
+_TRANSPORT = (*LOST, asyncio.TimeoutError)
+"""Failures of the way to Redis, not of what was sent (a lost connection, a cluster
+failover under way): the whole batch stays pending."""
 
 _Decided = tuple[str, Item, "tuple[Envelope, ...] | None"]
 """A decision: game id, the command, and its envelopes (None: refused)."""
