@@ -355,11 +355,32 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms) -
                 assert (aud, text) == ("ephemeral", f"done: {buttons[0]['value']}"), text
                 pressed = True
                 break
-        posts = await wait_for(lambda: [c for c in platforms.calls if c.path == "/slack/api/chat.postMessage"
-                                        and "your turn" in c.body.get("text", "") + json.dumps(c.body)])
+        # turn pings: after each move the watcher posts one "your turn" naming who acts now. Wait for
+        # that ping before the next move (the watcher pings only the seats to act when it looks, so
+        # moves made faster than it ticks would skip a ping), until both players have been pinged.
+        def pings(since: int) -> list:  # type: ignore[type-arg]
+            return [c for c in platforms.calls[since:] if c.path == "/slack/api/chat.postMessage"
+                    and "your turn" in json.dumps(c.body)]
+
+        pinged: set[str] = set()
+        for _ in range(12):
+            posts = await wait_for(lambda: pings(0))
+            pinged |= {u for u in ("U1", "U2") for c in posts if f"<@{u}>" in json.dumps(c.body)}
+            if pinged == {"U1", "U2"}:
+                break
+            for user in (ann, ben):
+                aud, text = (await user.ask("moves"))[0]
+                m = re.search(r"```\n(.*?)\n```", text, re.S)
+                if m:
+                    since = len(platforms.calls)
+                    move = urllib.parse.unquote(m.group(1).split("\n")[-1])
+                    assert (await user.ask(f"play {move}"))[0][1].startswith("done:")
+                    await wait_for(lambda: pings(since))
+                    break
+        posts = pings(0)
         assert all(c.body["channel"] == "C9" for c in posts)
         assert all(c.headers.get("Authorization") == f"Bearer {SLACK_BOT_TOKEN}" for c in posts)
-        assert any("<@U1>" in json.dumps(c.body) for c in posts) and any("<@U2>" in json.dumps(c.body) for c in posts)
+        assert pinged == {"U1", "U2"}, [json.dumps(c.body) for c in posts]
     room = [json.dumps(c.body) for c in platforms.calls
             if (c.path.startswith("/slack/response/") and c.body.get("response_type") == "in_channel")
             or (c.path == "/slack/api/chat.postMessage" and c.body.get("channel") == "C9")]
