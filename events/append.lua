@@ -18,6 +18,9 @@
 --       [8] MessagePack list of latency histogram cells {hash key, field}
 --       [9] reply stream TTL in seconds (0 = keep)  [10] done-record grace in seconds after
 --       a game's end (0 = keep)  [11] the done keys' prefix (done:{s}:)
+--       [12] a staging key (stage:{s}:<unique>) or "" / absent: when given, the landed
+--       items' outcomes and acknowledgements are not written but staged there (SET, 60 s
+--       expiry) for events/deliver.lua, which the caller runs after a WAIT for replicas
 -- Each event is written, to its log and to the feed, as one field "e" (events.codec.ENTRY):
 -- its values in FIELDS order, packed by cmsgpack (integers as integers, strings as str).
 -- A landing is {kind, cmd entry id, reply stream or "", outcome, histogram cell (0 = none),
@@ -70,6 +73,7 @@ local group = ARGV[4]
 local reply_max, rej_max, rej_ttl = tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 local cells = ARGV[8] and cmsgpack.unpack(ARGV[8]) or {}
 local reply_ttl, grace, done_prefix = tonumber(ARGV[9]), tonumber(ARGV[10]), ARGV[11]
+local stage = ARGV[12] or ''
 local out = {}
 local failed = {}
 local acks, streams, outcomes, counts = {}, {}, {}, {}
@@ -301,14 +305,25 @@ for _, item in ipairs(items) do
   end
 end
 
+for cell, count in pairs(counts) do
+  redis.call('HINCRBY', cells[cell][1], cells[cell][2], count)
+end
+if stage ~= '' then
+  -- Delivered by deliver.lua once the caller's WAIT has returned: {acks, {stream, "[o,...]"}...}
+  if #acks > 0 then
+    local staged = {acks}
+    for _, to in ipairs(streams) do
+      staged[#staged + 1] = {to, '[' .. table.concat(outcomes[to], ',') .. ']'}
+    end
+    redis.call('SET', stage, cmsgpack.pack(staged), 'EX', 60)
+  end
+  return out
+end
 for _, to in ipairs(streams) do
   redis.call('XADD', to, 'MAXLEN', '~', reply_max, '*', 'os', '[' .. table.concat(outcomes[to], ',') .. ']')
   if reply_ttl > 0 then
     redis.call('EXPIRE', to, reply_ttl)
   end
-end
-for cell, count in pairs(counts) do
-  redis.call('HINCRBY', cells[cell][1], cells[cell][2], count)
 end
 for i = 1, #acks, 1000 do  -- unpack has a stack limit: acknowledge in chunks
   redis.call('XACK', cmd, group, unpack(acks, i, math.min(i + 999, #acks)))

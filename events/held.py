@@ -18,10 +18,12 @@ call itself: callers only use this for calls where that is safe.
 from __future__ import annotations
 
 import asyncio
+import math
 from typing import Any
 
 from hiredis import pack_command
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 NOT_SENT: Any = object()
@@ -36,6 +38,26 @@ class HeldConnection:
     the server by design, such as XREADGROUP BLOCK)."""
 
     __slots__ = ("_pool", "_conn", "_busy", "_timeout")
+
+    async def call_many(self, commands: list[tuple[Any, ...]], extra_s: float = 0.0) -> Any:
+        """`commands` sent in one write on the held connection, their replies read in order
+        (an error reply is returned in its place, as an exception, not raised), or NOT_SENT."""
+        pool = self._pool
+        if self._busy or pool is None:
+            return NOT_SENT
+        self._busy = True
+        try:
+            if self._conn is None:
+                conn = await pool.get_connection()
+                self._timeout = conn.socket_timeout
+                conn.socket_timeout = None
+                self._conn = conn
+            limit = None if self._timeout is None else self._timeout + extra_s
+            return await on_one_connection(self._conn, commands, limit)
+        except (RedisConnectionError, RedisTimeoutError, TimeoutError):
+            return NOT_SENT
+        finally:
+            self._busy = False
 
     def __init__(self, redis: Any) -> None:
         self._pool = getattr(redis, "connection_pool", None)
@@ -70,3 +92,19 @@ class HeldConnection:
             return NOT_SENT
         finally:
             self._busy = False
+
+
+async def on_one_connection(conn: Any, commands: list[tuple[Any, ...]], limit: float | None) -> list[Any]:
+    """Send `commands` on redis-py connection `conn` in one write and read their replies in
+    order, within `limit` seconds for the whole exchange (None: the connection's own socket
+    timeout per read). An error reply is returned in its place (the exception), so that
+    every reply is read off the connection; a lost connection raises (redis-py has closed it)."""
+    async with asyncio.timeout(limit):
+        await conn.send_packed_command(b"".join(pack_command(c) for c in commands))
+        out: list[Any] = []
+        for _ in commands:
+            try:
+                out.append(await conn.read_response(timeout=None if limit is None else math.inf))
+            except ResponseError as e:
+                out.append(e)
+        return out

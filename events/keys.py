@@ -189,6 +189,18 @@ def latency(s: int, game_type: str) -> str:
     return f"latency:{{{s}}}:{game_type}"
 
 
+def stage(s: int, call: str) -> str:
+    """String: one append call's outcomes and acknowledgements, staged by the append script
+    while the referee's WAIT for replicas runs, then delivered and deleted (60 s expiry)."""
+    return f"stage:{{{s}}}:{call}"
+
+
+def durability(s: int) -> str:
+    """Hash: shard `s`'s count of appends whose WAIT saw fewer replicas than asked
+    (field `wait_short`), read by the metrics."""
+    return f"durability:{{{s}}}"
+
+
 def updates(s: int) -> str:
     """Pub/sub channel announcing that views on shard `s` changed."""
     return f"updated:{{{s}}}"

@@ -6,7 +6,8 @@ client created with `decode_responses=False`: payloads are stored and hashed as 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Awaitable, Callable, Sequence
 from importlib.resources import files
 from typing import Any, Literal
 
@@ -17,10 +18,11 @@ from redis.exceptions import NoScriptError, OutOfMemoryError, ResponseError
 from events import keys
 from events.codec import envelope_from_fields
 from events.envelope import Envelope
-from events.held import NOT_SENT, HeldConnection
+from events.held import NOT_SENT, HeldConnection, on_one_connection
 
 _SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
 _ANSWER_FULL = files("events").joinpath("answer_full.lua").read_text(encoding="utf-8")
+_DELIVER = files("events").joinpath("deliver.lua").read_text(encoding="utf-8")
 Status = Literal["ok", "conflict", "duplicate", "rejected", "reused", "broken"]
 _STATUS: tuple[Status, ...] = (
     "ok", "conflict", "duplicate", "rejected", "conflict", "reused", "broken")  # 4: not tried after a conflict
@@ -165,11 +167,24 @@ class EventStore:
         shards: int = 1,
         feed_maxlen: int = 1_000_000,
         done_ttl: int | None = None,
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 1000,
     ) -> None:
         """`feed_maxlen` trims each feed approximately (0: never); `done_ttl` expires
-        idempotency records after that many seconds (None: keep them forever)."""
+        idempotency records after that many seconds (None: keep them forever).
+
+        `wait_replicas` > 0: every append call that settles commands (landings) is followed
+        by `WAIT wait_replicas wait_timeout_ms` before their outcomes and acknowledgements
+        are written (see `append_batch`); an append whose WAIT saw fewer replicas is still
+        delivered (its writes are on the master) and reported to `on_short_wait`."""
         if shards < 1 or feed_maxlen < 0 or (done_ttl is not None and done_ttl < 1):
             raise ValueError("need shards >= 1, feed_maxlen >= 0 and done_ttl None or >= 1")
+        if wait_replicas < 0 or wait_timeout_ms < 1:
+            raise ValueError("need wait_replicas >= 0 and wait_timeout_ms >= 1 (WAIT 0 would never return)")
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
+        self.on_short_wait: Callable[[int, int], Awaitable[None]] | None = None
+        """Awaited with (shard, replicas that acknowledged) after a WAIT that saw fewer than asked."""
         encoder = getattr(redis, "get_encoder", None)
         if encoder is not None and encoder().decode_responses:
             raise ValueError("EventStore needs a client with decode_responses=False")
@@ -331,10 +346,14 @@ class EventStore:
         packed = _pack([self._entry(shard, item, group) for item in items])
         for key, _ in cells:
             self._check_key(shard, key)
-        reply = await self._evalsha(
-            [keys.feed(shard), keys.games(shard), keys.cmd(shard), keys.rejections(shard), keys.dead(shard)],
-            [self.feed_maxlen, self.done_ttl or 0, packed, group, retention.reply_maxlen, retention.rejections_maxlen,
-             retention.rejected_ttl, _pack(cells), retention.reply_ttl, retention.done_grace, keys.done(shard, "")])
+        keys_ = [keys.feed(shard), keys.games(shard), keys.cmd(shard), keys.rejections(shard), keys.dead(shard)]
+        args = [self.feed_maxlen, self.done_ttl or 0, packed, group, retention.reply_maxlen,
+                retention.rejections_maxlen, retention.rejected_ttl, _pack(cells), retention.reply_ttl,
+                retention.done_grace, keys.done(shard, "")]
+        if self.wait_replicas and any(item.landing is not None for item in items):
+            reply = await self._waited(shard, keys_, args, group, retention)
+        else:
+            reply = await self._evalsha(keys_, args)
         results: list[AppendResult] = []
         for item, i in zip(items, range(0, len(reply), 3)):
             status, version, stored = _STATUS[reply[i]], reply[i + 1], reply[i + 2]
@@ -444,6 +463,61 @@ class EventStore:
         if got is NOT_SENT:
             got = await self._redis.evalsha(sha, len(keys_), *keys_, *args)
         return got
+
+    async def _waited(self, shard: int, keys_: list[str], args: list[Any], group: str,
+                      retention: Retention) -> list[Any]:
+        """The append script with its outcomes staged, `WAIT`, then events/deliver.lua, sent
+        in one write on one connection to the shard's master: WAIT counts the replicas that
+        have every write made on its connection before it (so it must be the script's
+        connection), and Redis runs a connection's commands in order, so the outcomes are
+        written only once WAIT has returned. One round trip, as without WAIT, plus the wait.
+
+        WAIT returning fewer replicas than asked (its timeout passed: a replica down or
+        slow, or none yet after a failover) does not hold the outcomes back: the writes are
+        on the master and are delivered; `on_short_wait` is told (the referee logs and
+        counts it). A lost connection raises (the referee leaves the batch pending: its
+        commands are redelivered and, if they landed, answered from their records)."""
+        stage = keys.stage(shard, os.urandom(12).hex())
+        wait = ("WAIT", self.wait_replicas, self.wait_timeout_ms)
+        deliver = ("EVAL", _DELIVER, 2, stage, keys.cmd(shard), group, retention.reply_maxlen, retention.reply_ttl)
+        for attempt in (0, 1):
+            if self._sha is None:
+                self._sha = await self._redis.script_load(_SCRIPT)
+            got = await self._one_connection(
+                keys.cmd(shard), [("EVALSHA", self._sha, len(keys_), *keys_, *args, stage), wait, deliver])
+            if isinstance(got[0], NoScriptError) and attempt == 0:
+                self._sha = None  # the script cache is lost on restart, failover or SCRIPT FLUSH
+                continue
+            for reply in got:
+                if isinstance(reply, Exception):
+                    raise reply
+            acked = int(got[1])
+            if acked < self.wait_replicas and self.on_short_wait is not None:
+                await self.on_short_wait(shard, acked)
+            return got[0]
+        raise AssertionError("unreachable")
+
+    async def _one_connection(self, key: str, commands: list[tuple[Any, ...]]) -> list[Any]:
+        """`commands` in one write on one connection to the master of `key`'s slot, their
+        replies (error replies in place): the held connection when free, else one of the
+        client's pool, or on a cluster one of the slot's node (`same_connection` of
+        services.redis_client.FailoverCluster, which re-discovers the cluster after a loss)."""
+        extra_s = self.wait_timeout_ms / 1000
+        got = await self._held.call_many(commands, extra_s=extra_s)
+        if got is not NOT_SENT:
+            return got
+        r: Any = self._redis
+        pool = getattr(r, "connection_pool", None)
+        if pool is None:
+            same = getattr(r, "same_connection", None)
+            if same is None:
+                raise ValueError("WAIT on a cluster needs services.redis_client's cluster client")
+            return await same(key, commands, extra_s)
+        conn = await pool.get_connection()
+        try:
+            return await on_one_connection(conn, commands, (conn.socket_timeout or 5.0) + extra_s)
+        finally:
+            await pool.release(conn)
 
     async def answer_full(self, shard: int, group: str, answers: Sequence[tuple[str, str, str]],
                           retention: Retention = Retention()) -> None:

@@ -30,6 +30,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A command delivered this often without success goes to the dead-letter stream."""
     claim_idle_ms: int = 5000
     """A pending command idle this long is reclaimed from a dead referee."""
+    wait_replicas: int = 0
+    """TABLESTREAM_WAIT_REPLICAS: the referee sends `WAIT n` after each append and writes
+    the outcomes once it returns (0: no WAIT; README "What an accepted command survives")."""
+    wait_timeout_ms: int = 1000
+    """TABLESTREAM_WAIT_TIMEOUT_MS: how long that WAIT waits at most (>= 1); past it the
+    outcomes are sent anyway, and the short wait is logged and counted."""
     max_command_bytes: int = 4096
     rejections_maxlen: int = 10_000
     feed_maxlen: int = 0
@@ -122,6 +128,17 @@ def _redis_url(text: str | None) -> str | None:
     return text
 
 
+def _at_least(e: object, name: str, default: str, low: int) -> int:
+    text = e.get(name, default)  # type: ignore[attr-defined]
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if value < low:
+        raise ValueError(f"{name} must be an integer >= {low}, got {text!r}")
+    return value
+
+
 def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings:
     """Settings from TABLESTREAM_* / REDIS_URL / SHARDS variables, then `overrides`."""
     e = os.environ if env is None else env
@@ -132,6 +149,8 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "batch": int(e.get("TABLESTREAM_BATCH", "400")),
         "max_deliveries": int(e.get("TABLESTREAM_MAX_DELIVERIES", "5")),
         "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),
+        "wait_replicas": _at_least(e, "TABLESTREAM_WAIT_REPLICAS", "0", 0),
+        "wait_timeout_ms": _at_least(e, "TABLESTREAM_WAIT_TIMEOUT_MS", "1000", 1),
         "consumer": e.get("TABLESTREAM_CONSUMER") or None,
         "feed_maxlen": int(e.get("TABLESTREAM_FEED_MAXLEN", "0")),
         "done_grace_s": int(e.get("TABLESTREAM_DONE_GRACE_S", "86400")),

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import redis.asyncio as aioredis
 from prometheus_client import CollectorRegistry, start_http_server
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 from redis.exceptions import RedisError, ResponseError
 
@@ -39,6 +39,8 @@ class Backlog:
     """Commands not yet read by the referee group."""
     projector_lag: int
     """Feed entries after the live projector's checkpoint."""
+    wait_short: int = 0
+    """Appends whose WAIT for replicas (TABLESTREAM_WAIT_REPLICAS) saw fewer than asked."""
 
 
 def _text(v: bytes | str) -> str:
@@ -77,7 +79,9 @@ async def read_backlogs(redis: aioredis.Redis, shards: int) -> list[Backlog]:
     for s in range(shards):
         pending, lag = await _referee(redis, s)
         ckpt = await redis.get(keys.checkpoint(s, LIVE))
-        out.append(Backlog(s, pending, lag, await count_after(redis, keys.feed(s), _text(ckpt) if ckpt else None)))
+        short = await redis.hget(keys.durability(s), "wait_short")
+        out.append(Backlog(s, pending, lag, await count_after(redis, keys.feed(s), _text(ckpt) if ckpt else None),
+                           int(short or 0)))
     return out
 
 
@@ -93,11 +97,15 @@ def families(backlogs: list[Backlog] | None) -> list[Metric]:
                             "Commands on cmd:{s} not yet read by the referee group", labels=["shard"])
     proj = GaugeMetricFamily("tablestream_projector_lag_entries",
                              "Feed entries after the live projector's checkpoint", labels=["shard"])
+    short = CounterMetricFamily("tablestream_wait_short",
+                                "Appends whose WAIT saw fewer replicas than TABLESTREAM_WAIT_REPLICAS within "
+                                "its timeout (outcomes sent anyway)", labels=["shard"])
     for b in backlogs:
         pending.add_metric([str(b.shard)], b.pending)
         lag.add_metric([str(b.shard)], b.lag)
         proj.add_metric([str(b.shard)], b.projector_lag)
-    return [up, pending, lag, proj]
+        short.add_metric([str(b.shard)], b.wait_short)
+    return [up, pending, lag, proj, short]
 
 
 class BacklogCollector(Collector):

@@ -117,6 +117,31 @@ class FailoverCluster(RedisCluster):
             raise
 
 
+    async def same_connection(self, key: str, commands: list[tuple[Any, ...]], extra_s: float) -> list[Any]:
+        """`commands` in one write on one connection to the master of `key`'s slot, their
+        replies in order (error replies in place; `events.held.on_one_connection`), within
+        the node's socket timeout plus `extra_s`: for the append script, WAIT and the
+        delivery of its outcomes (`events.store.EventStore`), which must share a connection.
+        A lost call, and an error reply that says the slot's node changed (MOVED, READONLY,
+        CLUSTERDOWN...), flag re-discovery as `execute_command` does."""
+        from events.held import on_one_connection
+
+        if self._initialize:
+            await self.initialize()
+        node = self.get_node_from_key(key)
+        conn = node.acquire_connection()
+        try:
+            got = await on_one_connection(conn, commands, (conn.socket_timeout or 5.0) + extra_s)
+        except LOST:
+            self._initialize = True
+            raise
+        finally:
+            node.release(conn)
+        if any(isinstance(g, LOST) for g in got):
+            self._initialize = True
+        return got
+
+
 def cluster_client(url: str, **options: Any) -> FailoverCluster:
     """A `FailoverCluster` on a `redis+cluster://` URL's seed nodes, on `ResetSafe`
     connections (bytes responses)."""

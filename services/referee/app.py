@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import time
 from collections.abc import Callable
 
 from faststream import FastStream
@@ -21,6 +22,9 @@ from services.referee.routes import build_router
 
 
 HEARTBEAT_TTL_S = 3
+LOG_EVERY_S = 10.0
+"""A shard's short WAITs are logged at most this often (each is counted)."""
+log = logging.getLogger("tablestream.referee")
 FULL_GC_EVERY = 100
 """Young-generation passes between full passes of the cyclic GC (Python's default: 10)."""
 
@@ -32,7 +36,11 @@ class RefereeService:
                  clock: Callable[[], int] = ms_clock) -> None:
         self.settings = settings
         self.redis = client(url)
-        self.store = EventStore(self.redis, shards=settings.shards, feed_maxlen=settings.feed_maxlen)
+        self.store = EventStore(self.redis, shards=settings.shards, feed_maxlen=settings.feed_maxlen,
+                                wait_replicas=settings.wait_replicas, wait_timeout_ms=settings.wait_timeout_ms)
+        self.store.on_short_wait = self._short_wait
+        self.short_waits = 0
+        self._short_logged: dict[int, tuple[float, int]] = {}  # shard -> (last log time, unlogged since)
         served = list(range(settings.shards)) if shards is None else shards
         self.referees = {s: Referee(self.redis, self.store, settings, s, clock=clock) for s in served}
         # No per-message INFO lines: at thousands of commands per second they cost more
@@ -73,6 +81,25 @@ class RefereeService:
         gen0, gen1, _ = gc.get_threshold()
         gc.set_threshold(gen0, gen1, FULL_GC_EVERY)
         await self.broker.start()
+
+    async def _short_wait(self, shard: int, acked: int) -> None:
+        """An append's WAIT saw `acked` < TABLESTREAM_WAIT_REPLICAS replicas within the
+        timeout; its outcomes were sent anyway (the writes are on the master). Counted in
+        durability:{s} (the metric tablestream_wait_short_total) and logged, at most once
+        per shard per LOG_EVERY_S (with the count since): after a failover every append
+        waits the whole timeout until the new master has a replica."""
+        self.short_waits += 1
+        last, since = self._short_logged.get(shard, (0.0, 0))
+        now = time.monotonic()
+        if now - last >= LOG_EVERY_S:
+            log.warning("shard %d: WAIT %d saw %d replica(s) within %d ms (%d such appends since the last "
+                        "warning); the outcomes were sent, their writes are on the master only",
+                        shard, self.settings.wait_replicas, acked, self.settings.wait_timeout_ms, since + 1)
+            self._short_logged[shard] = (now, 0)
+        else:
+            self._short_logged[shard] = (last, since + 1)
+        with contextlib.suppress(Exception):
+            await self.redis.hincrby(keys.durability(shard), "wait_short", 1)
 
     async def _beat(self) -> None:
         # Stopped by an event, never cancelled: a cancellation that arrives while redis-py
