@@ -80,7 +80,13 @@ async def _seat(base: str, http: httpx.AsyncClient, gid: str, seat: int, token: 
             if m["type"] == "view":
                 _view(m, seen)
                 if m["doc"]["over"]:
-                    assert pending is None, "the game ended with a command of this seat unanswered"
+                    if pending is not None:
+                        # the command that ended the game: its outcome (from the reply stream) and the
+                        # last view (from the projector's notice) race; the outcome must still come
+                        m = await _recv(ws, RECV_S)
+                        assert m["type"] == "outcome" and m["key"] == pending, m
+                        assert m["outcome"]["status"] == "accepted", m
+                        seen.sent, pending = seen.sent + 1, None
                     return seen
             elif m["type"] == "your_turn":
                 seen.turns += 1
