@@ -363,10 +363,18 @@ async def _import(settings: Settings, file: Path) -> None:
         raise Exit(USAGE, f"cannot read {file}: {e}") from None
     except ValueError as e:
         raise Exit(USAGE, str(e)) from None
+    # The append script refuses a log that does not chain (`broken`); say which line, as for
+    # a missing one. A payload edited under an intact chain is imported: `verify` finds it.
+    for n, (before, env) in enumerate(zip(envs, envs[1:]), 2):
+        if env.prev_hash != before.hash:
+            raise Exit(USAGE, f"{file}, line {n}: its prev_hash is not line {n - 1}'s hash "
+                              "(a line was edited, or comes from another log)")
     gid = envs[0].game_id
     async with runtime(settings) as rt:
         res = await rt.store.append(gid, expected=0, command_id=f"import:{gid}:{envs[-1].hash[:16]}",
                                     envelopes=envs)
+    if res.status == "broken":
+        raise Exit(USAGE, f"import refused: {file} does not chain from its first line (run `verify` on it)")
     if res.status != "ok":
         raise Exit(FAILED, f"import refused ({res.status}): game {gid!r} exists here")
     if not any(e.type == "ts.seed_revealed" for e in envs) and not _opened_with_fixture(envs[0]):

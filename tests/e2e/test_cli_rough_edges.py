@@ -40,6 +40,13 @@ def test_a_broken_export_and_a_malformed_redis_url_are_one_line_usage_errors(tmp
                           data=data).stdout.splitlines()[1])
     mixed.write_text("\n".join([exported[0], json.dumps(other), *exported[2:]]) + "\n")
     _one_line_usage_error(ts("import", str(mixed), data=tmp_path / "c", check=False), says="line 2: game")
+    edited = tmp_path / "edited.jsonl"  # a line's hash edited: the next line no longer follows it
+    second = json.loads(exported[1])
+    second["hash"] = ("1" if second["hash"][0] != "1" else "2") + second["hash"][1:]
+    edited.write_text("\n".join([exported[0], json.dumps(second), *exported[2:]]) + "\n")
+    # it was "import refused (broken): game 'broken-1' exists here", exit 1, in a Redis without it
+    _one_line_usage_error(ts("import", str(edited), data=tmp_path / "d", check=False),
+                          says="line 3: its prev_hash is not line 2's hash")
     for url in ("notaurl", "redis://127.0.0.1:notaport/0", "redis://:s3cret@127.0.0.1:99999/0"):
         p = ts("verify", "--all", data=data, check=False, env_extra={"REDIS_URL": url})
         _one_line_usage_error(p, says="REDIS_URL is not a Redis URL")
