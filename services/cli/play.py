@@ -14,6 +14,7 @@ from rich.table import Table as RichTable
 from events import keys
 from events.store import entry_order
 from games.contract import GameDef
+from games.words import count
 from projections.stats import table_setup
 from services.cli.shared import (USAGE, DataDir, Exit, Runtime, console, err, facet_words, fail, game_def,
                                  load_settings, options_for, run, runtime)
@@ -123,7 +124,7 @@ def _summary(game: GameDef, results: list[Any], commands: int, elapsed: float) -
     names = [k for i, k in enumerate(names) if k not in names[:i] and k not in ("seat", "players")]
     whole = [k for k in names if done and all(len({seat.get(k) for seat in f}) == 1 for _, _, f in done)]
     setup = table_setup(results[0].table) if results else ""
-    t = RichTable(title=f"{len(results)} games of {game.id}" + (f", {setup}" if setup else ""))
+    t = RichTable(title=f"{count(len(results), 'game')} of {game.id}" + (f", {setup}" if setup else ""))
     t.add_column("game", no_wrap=True)  # whole, to be copied into `view`, `replay`, ...
     t.add_column("winner")
     t.add_column("as")

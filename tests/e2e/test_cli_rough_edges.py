@@ -118,6 +118,12 @@ def test_play_at_80_columns_shows_whole_ids_moving_progress_and_the_views_names(
     assert any(b in wonders for b in boards) and "alexandria" not in wonders and "rhodes" not in wonders
 
 
+def test_one_game_is_one_game_in_plays_title(tmp_path):
+    """Counted nouns agree with their number in play's summary too (it said "1 games of")."""
+    out = ts("play", "--game", "seven_wonders_duel", "--games", "1", data=tmp_path / "ts").stdout
+    assert "1 game of seven_wonders_duel, 2 players" in " ".join(out.split()), out[-2000:]
+
+
 def test_view_says_when_it_is_behind_the_log_and_arkadias_board_has_a_legend(tmp_path):
     data = tmp_path / "ts"
     new = json.loads(ts("new", "--players", "3", data=data).stdout)
