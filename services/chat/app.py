@@ -25,7 +25,7 @@ def create_app(settings: ChatSettings, redis_url: str) -> Litestar:
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         r = client(redis_url)
         await r.ping()
-        core = ChatCore(r, settings.gateway_url, poll_s=settings.poll_s)
+        core = ChatCore(r, settings.gateway_url, poll_s=settings.poll_s, pictures=settings.pictures)
         closers = [core.aclose]
         if settings.discord:
             from services.chat.discord import DiscordInteractions, DiscordRest, PLATFORM as DISCORD

@@ -5,6 +5,7 @@ adapters' request headers: never logged, never in a URL, never in a reply."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -22,6 +23,8 @@ class ChatSettings:
     slack_bot_token: str = field(default="", repr=False)
     slack_api_base: str = "https://slack.com/api/"
     slack_command: str = "/ts"
+    pictures: bool = True
+    """`board` posts the public board as a PNG too (TABLESTREAM_CHAT_PICTURES=0: text only)."""
 
     @property
     def discord(self) -> bool:
@@ -48,6 +51,11 @@ def incomplete(s: ChatSettings) -> str | None:
     return None
 
 
+def pictures_on(e: Mapping[str, str]) -> bool:
+    """TABLESTREAM_CHAT_PICTURES: on unless 0, false, no or off."""
+    return e.get("TABLESTREAM_CHAT_PICTURES", "1").strip().lower() not in ("0", "false", "no", "off")
+
+
 def from_env(env: dict[str, str] | None = None) -> ChatSettings:
     e = os.environ if env is None else env
     d = ChatSettings()
@@ -63,4 +71,5 @@ def from_env(env: dict[str, str] | None = None) -> ChatSettings:
         slack_bot_token=e.get("SLACK_BOT_TOKEN", ""),
         slack_api_base=e.get("SLACK_API_BASE", d.slack_api_base),
         slack_command=e.get("SLACK_COMMAND", d.slack_command),
+        pictures=pictures_on(e),
     )

@@ -23,13 +23,15 @@ import difflib
 import logging
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 
 import redis.asyncio as aioredis
 
 from projections.narration import narrate
 from services.chat.gateway_client import Gateway, GatewayError
 from services.chat.grammar import HELP, VERBS, Command, GrammarError, parse, parse_options
-from services.chat.model import Message, Reply, Sink
+from services.chat import picture
+from services.chat.model import Message, Picture, Reply, Sink
 from services.chat.rooms import Room, Rooms, Seated
 
 log = logging.getLogger("tablestream.chat")
@@ -52,8 +54,9 @@ def room_reply(text: str, board: str | None = None, mentions: tuple[str, ...] = 
 
 class ChatCore:
     def __init__(self, redis: aioredis.Redis, gateway_url: str, sinks: Mapping[str, Sink] | None = None,
-                 poll_s: float = 0.5) -> None:
+                 poll_s: float = 0.5, pictures: bool = True) -> None:
         self.rooms = Rooms(redis)
+        self.pictures = pictures
         self.gw = Gateway(gateway_url)
         self.sinks: dict[str, Sink] = dict(sinks or {})
         self.poll_s = poll_s
@@ -221,7 +224,21 @@ class ChatCore:
         if not room.game or not room.started:
             return [private(msg, "no game in play here")]
         doc = await self.gw.call("GET", f"/games/{room.game}/view")
-        return [room_reply(f"the board at position {doc['seq']}:", board=doc["text"])]
+        shown = room_reply(f"the board at position {doc['seq']}:", board=doc["text"])
+        pic = await self._picture(room, doc["seq"])
+        return [replace(shown, picture=pic) if pic else shown]
+
+    async def _picture(self, room: Room, seq: int) -> Picture | None:
+        """The spectator's board at `seq` drawn as a PNG (the gateway's public SVG, without a
+        seat token: never a seat's own view), or None when pictures are off or it fails."""
+        if not self.pictures:
+            return None
+        try:
+            svg = await self.gw.text(f"/games/{room.game}/svg", params={"at": seq})
+        except GatewayError as e:  # a game without an SVG board (404), the gateway away: text only
+            log.info("chat: no board picture: %s", e.code)
+            return None
+        return await picture.render(svg, f"{room.game_type} board at position {seq}")
 
     async def _do_log(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
         if not room.game or not room.started:

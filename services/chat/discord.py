@@ -9,6 +9,8 @@ timestamp must be within 5 minutes: anything else is 401. A command answers with
 (type 5, ephemeral) and answered later through the webhook REST API (the original edited,
 then follow-ups), so private text is never shown to the channel. Later posts (turn pings,
 announcements) go to the channel through the bot's REST API; private ones by direct message.
+A room reply's board picture (`board`) follows its text as a message with the PNG uploaded
+as an attachment (multipart `payload_json` + `files[0]`).
 """
 
 from __future__ import annotations
@@ -92,11 +94,32 @@ class DiscordRest:
             return {}
         return res.json() if res.content else {}
 
+    async def _attach(self, path: str, reply: Reply, bot: bool = False) -> None:
+        """A room reply's picture as a message of its own: Discord's file upload, a
+        multipart/form-data body of `payload_json` (the message, its `attachments` naming
+        file 0 with the alt text as description) and `files[0]` (the PNG). Never for a
+        private reply (its picture, if any, is dropped: a seat's own board stays text)."""
+        pic = reply.picture
+        if pic is None or reply.audience != "room":
+            return
+        payload = {"content": "", "flags": 0, "allowed_mentions": {"parse": []},
+                   "attachments": [{"id": 0, "filename": pic.filename, "description": pic.alt[:1024]}]}
+        try:
+            res = await self.http.post(path, data={"payload_json": json.dumps(payload)},
+                                       files={"files[0]": (pic.filename, pic.png, "image/png")},
+                                       headers=self._bot() if bot else {})
+        except httpx.HTTPError as e:
+            log.warning("discord: posting the board picture failed: %s", type(e).__name__)
+            return
+        if res.status_code >= 400:
+            log.warning("discord: posting the board picture answered %s", res.status_code)
+
     async def follow_up(self, token: str, reply: Reply) -> None:
         for part in fmt.discord(reply):
             await self._send("POST", f"/webhooks/{self.s.discord_app_id}/{token}",
                              {"content": part, "flags": EPHEMERAL if reply.audience == "private" else 0,
                               "allowed_mentions": {"users": list(reply.mentions)}})
+        await self._attach(f"/webhooks/{self.s.discord_app_id}/{token}", reply)
 
     async def edit_original(self, token: str, content: str) -> None:
         await self._send("PATCH", f"/webhooks/{self.s.discord_app_id}/{token}/messages/@original",
@@ -106,6 +129,7 @@ class DiscordRest:
         for part in fmt.discord(reply):
             await self._send("POST", f"/channels/{room}/messages",
                              {"content": part, "allowed_mentions": {"users": list(reply.mentions)}}, bot=True)
+        await self._attach(f"/channels/{room}/messages", reply, bot=True)
 
     async def post_private(self, user: str, reply: Reply) -> None:
         dm = await self._send("POST", "/users/@me/channels", {"recipient_id": user}, bot=True)
@@ -156,8 +180,8 @@ class DiscordInteractions:
             data: dict = {"content": parts[0], "allowed_mentions": {"users": list(first.mentions)}}
             if first.audience == "private":
                 data["flags"] = EPHEMERAL
-            if len(parts) > 1 or len(replies) > 1:
-                self._spawn(self._follow(interaction["token"], parts[1:], first.audience == "private", replies[1:]))
+            if len(parts) > 1 or len(replies) > 1 or first.picture is not None:
+                self._spawn(self._follow(interaction["token"], parts[1:], first, replies[1:]))
             return 200, {"type": CHANNEL_MESSAGE, "data": data}
         self._spawn(self._deferred(interaction["token"], task))
         return 200, {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
@@ -167,13 +191,14 @@ class DiscordInteractions:
         self._later.add(t)
         t.add_done_callback(self._later.discard)
 
-    async def _follow(self, token: str, parts: list[str], private: bool, replies: list[Reply]) -> None:
+    async def _follow(self, token: str, parts: list[str], first: Reply, replies: list[Reply]) -> None:
         """The rest of an answer, after the interaction's response: the first reply's other
-        parts, then each further reply (ephemeral when private)."""
+        parts and its picture, then each further reply (ephemeral when private)."""
         await asyncio.sleep(0.5)  # after the response is on its way (a follow-up needs it)
         for p in parts:
             await self.rest._send("POST", f"/webhooks/{self.s.discord_app_id}/{token}",
-                                  {"content": p, "flags": EPHEMERAL if private else 0})
+                                  {"content": p, "flags": EPHEMERAL if first.audience == "private" else 0})
+        await self.rest._attach(f"/webhooks/{self.s.discord_app_id}/{token}", first)
         for r in replies:
             await self.rest.follow_up(token, r)
 

@@ -48,3 +48,19 @@ class Gateway:
                 msg = msg.replace(token, "…")
             raise GatewayError(code, msg, res.status_code)
         return data
+
+    async def text(self, path: str, *, params: dict[str, Any] | None = None) -> str:
+        """A non-JSON document (the board's SVG), as a spectator (no token); GatewayError on
+        a refusal or no answer."""
+        try:
+            res = await self.http.get(path, params=params)
+        except httpx.HTTPError as e:
+            raise GatewayError("unavailable", f"the game service did not answer ({type(e).__name__})") from None
+        if res.status_code >= 400:
+            try:
+                data = res.json()
+            except ValueError:
+                data = {}
+            code = data.get("code", "error") if isinstance(data, dict) else "error"
+            raise GatewayError(code, f"the game service answered {res.status_code}", res.status_code)
+        return res.text

@@ -5,7 +5,8 @@ prefix, `!ts ` by default, or the bot's name or id followed by `:`/`,`) to the c
 Room replies are posted as Matrix HTML (`formatted_body`) with a plain `body`; private
 replies go to a direct-message room with that user alone: created once (is_direct, an
 invite), remembered in Redis (keys.chat_dm), and created anew if anyone else is in it, so a
-hand never reaches a room with a third member. It is the core's `Sink` for what happens
+hand never reaches a room with a third member. A room reply's board picture (`board`) is
+uploaded to the homeserver's media repository and posted as an m.image event after its text. It is the core's `Sink` for what happens
 later. Secrets (password, access token) come from the environment and are never logged:
 they live in `MatrixSettings` (not in its repr) and in the client's Authorization header.
 """
@@ -13,16 +14,18 @@ they live in `MatrixSettings` (not in its repr) and in the client's Authorizatio
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import os
 from dataclasses import dataclass, field
 
 import redis.asyncio as aioredis
 from nio import (AsyncClient, AsyncClientConfig, InviteMemberEvent, LoginError, MatrixRoom, RoomCreateError,
-                 RoomMessageText, RoomPreset, RoomSendError, SyncError)
+                 RoomMessageText, RoomPreset, RoomSendError, SyncError, UploadResponse)
 
 from events import keys
 from services.chat import format as fmt
+from services.chat.config import pictures_on
 from services.chat.core import ChatCore
 from services.chat.model import Message, Reply
 
@@ -40,11 +43,13 @@ class MatrixSettings:
     prefix: str = "!ts"
     gateway_url: str = "http://127.0.0.1:8080"
     poll_s: float = 0.5
+    pictures: bool = True
 
 
 def from_env(env: dict[str, str] | None = None) -> MatrixSettings:
     """MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN (required),
-    MATRIX_DEVICE_ID, MATRIX_PREFIX, TABLESTREAM_GATEWAY_URL, TABLESTREAM_CHAT_POLL_S.
+    MATRIX_DEVICE_ID, MATRIX_PREFIX, TABLESTREAM_GATEWAY_URL, TABLESTREAM_CHAT_POLL_S,
+    TABLESTREAM_CHAT_PICTURES.
     Raises ValueError naming what is missing (never a value)."""
     e = os.environ if env is None else env
     missing = [k for k in ("MATRIX_HOMESERVER", "MATRIX_USER") if not e.get(k)]
@@ -59,7 +64,8 @@ def from_env(env: dict[str, str] | None = None) -> MatrixSettings:
     return MatrixSettings(homeserver=e["MATRIX_HOMESERVER"].rstrip("/"), user=e["MATRIX_USER"],
                           password=e.get("MATRIX_PASSWORD", ""), access_token=e.get("MATRIX_ACCESS_TOKEN", ""),
                           device_id=e.get("MATRIX_DEVICE_ID", ""), prefix=e.get("MATRIX_PREFIX", "!ts"),
-                          gateway_url=e.get("TABLESTREAM_GATEWAY_URL", "http://127.0.0.1:8080"), poll_s=poll_s)
+                          gateway_url=e.get("TABLESTREAM_GATEWAY_URL", "http://127.0.0.1:8080"), poll_s=poll_s,
+                          pictures=pictures_on(e))
 
 
 def addressed(body: str, prefix: str, user_id: str, name: str) -> str | None:
@@ -80,7 +86,8 @@ class MatrixBot:
         self.r = redis
         self.client = AsyncClient(settings.homeserver, settings.user, device_id=settings.device_id or None,
                                   config=AsyncClientConfig(encryption_enabled=False))
-        self.core = ChatCore(redis, settings.gateway_url, sinks={PLATFORM: self}, poll_s=settings.poll_s)
+        self.core = ChatCore(redis, settings.gateway_url, sinks={PLATFORM: self}, poll_s=settings.poll_s,
+                             pictures=settings.pictures)
         self._dm_locks: dict[str, asyncio.Lock] = {}
         self._tails: dict[str, asyncio.Task] = {}
         self._tasks: set[asyncio.Task] = set()
@@ -90,6 +97,7 @@ class MatrixBot:
 
     async def post_room(self, room: str, reply: Reply) -> None:
         await self._send(room, reply)
+        await self._image(room, reply)
 
     async def post_private(self, user: str, reply: Reply) -> None:
         dm = await self.dm_room(user)
@@ -105,6 +113,24 @@ class MatrixBot:
         res = await self.client.room_send(room_id, "m.room.message", content, ignore_unverified_devices=True)
         if isinstance(res, RoomSendError):
             log.warning("matrix: sending to a room failed: %s", res.status_code)
+
+    async def _image(self, room_id: str, reply: Reply) -> None:
+        """A room reply's board picture: uploaded to the homeserver's media repository, then
+        an m.image event in the room (its `body` the alt text, `info` the PNG's size). Never
+        for a private reply. A failure is logged (status only) and the text stands."""
+        pic = reply.picture
+        if pic is None or reply.audience != "room":
+            return
+        up, _ = await self.client.upload(io.BytesIO(pic.png), content_type="image/png", filename=pic.filename,
+                                         filesize=len(pic.png))
+        if not isinstance(up, UploadResponse):
+            log.warning("matrix: uploading the board picture failed: %s", getattr(up, "status_code", None))
+            return
+        content = {"msgtype": "m.image", "body": pic.alt, "filename": pic.filename, "url": up.content_uri,
+                   "info": {"mimetype": "image/png", "size": len(pic.png), "w": pic.width, "h": pic.height}}
+        res = await self.client.room_send(room_id, "m.room.message", content, ignore_unverified_devices=True)
+        if isinstance(res, RoomSendError):
+            log.warning("matrix: sending the board picture failed: %s", res.status_code)
 
     # ---- direct messages ----------------------------------------------------------------
 

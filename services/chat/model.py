@@ -12,6 +12,17 @@ Audience = Literal["room", "private"]
 
 
 @dataclass(frozen=True)
+class Picture:
+    """A PNG to post as an image: its bytes, pixel size and a short alt text."""
+
+    png: bytes = field(repr=False)
+    width: int
+    height: int
+    alt: str
+    filename: str = "board.png"
+
+
+@dataclass(frozen=True)
 class Message:
     """One chat command as the user typed it after the platform's prefix (`/ts`), e.g.
     "play build Aqueduct". `message_id`, when the platform gives one, makes a retried
@@ -31,7 +42,9 @@ class Reply:
     direct message), never to the room. `text` is plain prose (no markup: formatters escape
     it); `board` is preformatted text (a view's render) shown monospaced; `mentions` are
     platform user ids to ping (turn pings), rendered as each platform's mention; `choices`
-    are game commands a platform may offer as buttons (pressing one plays it, as `play`)."""
+    are game commands a platform may offer as buttons (pressing one plays it, as `play`).
+    `picture` is the public board drawn as a PNG (services/chat/picture.py), which adapters
+    post as an image beside the text; only room replies carry one (never a seat's own view)."""
 
     audience: Audience
     text: str
@@ -39,6 +52,7 @@ class Reply:
     board: str | None = None
     mentions: tuple[str, ...] = field(default=())
     choices: tuple[str, ...] = field(default=())
+    picture: Picture | None = None
 
 
 class Sink(Protocol):

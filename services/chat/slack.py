@@ -6,7 +6,8 @@ slash command (`/ts <line>`, SLACK_COMMAND) is acknowledged at once; its replies
 through the request's response_url: `response_type="ephemeral"` for private ones (only the
 sender sees them), `"in_channel"` for the room's. A `moves` reply carries buttons for a few
 legal commands (interactivity): pressing one plays it for the user who pressed it. Later posts go through chat.postMessage at
-SLACK_API_BASE: to the channel, or to the user's id (a direct message) when private.
+SLACK_API_BASE: to the channel, or to the user's id (a direct message) when private. A room
+reply's board picture (`board`) is then shared to the channel as a file (files_upload_v2).
 """
 
 from __future__ import annotations
@@ -28,6 +29,22 @@ log = logging.getLogger("tablestream.chat.slack")
 PLATFORM = "slack"
 
 
+async def post_picture(client: AsyncWebClient, channel: str, reply: Reply) -> None:
+    """A room reply's board picture shared to `channel`: slack_sdk's files_upload_v2 (Slack's
+    files.getUploadURLExternal, the upload to the URL it gives, files.completeUploadExternal
+    with the channel; the bot needs `files:write`). Never for a private reply: a file shared to
+    a channel is the channel's, so a seat's own board stays text. A failure is logged (its
+    type only) and the text reply stands."""
+    pic = reply.picture
+    if pic is None or reply.audience != "room" or not channel:
+        return
+    try:
+        await client.files_upload_v2(channel=channel, file=pic.png, filename=pic.filename, title=pic.alt,
+                                     alt_txt=pic.alt)
+    except Exception as e:
+        log.warning("slack: uploading the board picture failed: %s", type(e).__name__)
+
+
 class SlackSink:
     """The core's Sink for Slack: chat.postMessage with the bot token."""
 
@@ -36,6 +53,7 @@ class SlackSink:
 
     async def post_room(self, room: str, reply: Reply) -> None:
         await self.client.chat_postMessage(channel=room, text=fmt.slack_text(reply), blocks=fmt.slack(reply))
+        await post_picture(self.client, room, reply)
 
     async def post_private(self, user: str, reply: Reply) -> None:
         await self.client.chat_postMessage(channel=user, text=fmt.slack_text(reply), blocks=fmt.slack(reply))
@@ -60,6 +78,7 @@ def bolt_app(settings: ChatSettings, core: ChatCore, client: AsyncWebClient) -> 
             await respond(text=fmt.slack_text(reply), blocks=fmt.slack(reply),
                           response_type="ephemeral" if reply.audience == "private" else "in_channel",
                           replace_original=False)
+            await post_picture(client, msg.room, reply)
 
     @app.action(re.compile(f"^{fmt.SLACK_PLAY_ACTION}[0-4]$"))
     async def on_button(ack, body, action, respond) -> None:  # type: ignore[no-untyped-def]

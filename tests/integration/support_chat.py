@@ -1,6 +1,8 @@
 """The chat tests' network edge: a local HTTP server standing in for Discord's and Slack's
 REST APIs (it records every request: follow-ups, channel messages, DMs, chat.postMessage,
-response_url posts), a Discord signing key, and `tablestream chat serve` as a process."""
+response_url posts, Discord's multipart file uploads with their files, Slack's
+files.getUploadURLExternal / upload / files.completeUploadExternal), a Discord signing key,
+and `tablestream chat serve` as a process."""
 
 from __future__ import annotations
 
@@ -30,6 +32,10 @@ class Recorded:
     path: str
     body: dict
     headers: dict[str, str]
+    files: dict[str, tuple[str, str, bytes]] = field(default_factory=dict)
+    """A multipart upload's files: form field name -> (filename, content type, bytes)."""
+    raw: bytes = b""
+    """The request body as sent (Slack's file upload to the URL it gave)."""
 
 
 @dataclass
@@ -42,15 +48,37 @@ class FakePlatforms:
 
     async def start(self) -> None:
         async def any_request(request: web.Request) -> web.Response:
-            raw = await request.read()
             ctype = request.headers.get("Content-Type", "")
-            if "json" in ctype:
-                body = json.loads(raw or b"{}")
+            files: dict[str, tuple[str, str, bytes]] = {}
+            raw = b""
+            if ctype.startswith("multipart/form-data"):  # Discord's file upload: payload_json + files[n]
+                body = {}
+                async for part in await request.multipart():
+                    data = await part.read()
+                    if part.filename is not None:
+                        files[part.name] = (part.filename, part.headers.get("Content-Type", ""), bytes(data))
+                    elif part.name == "payload_json":
+                        body = json.loads(data)
             else:
-                body = {k: v[0] for k, v in urllib.parse.parse_qs(raw.decode()).items()}
-            self.calls.append(Recorded(request.method, request.path, body, dict(request.headers)))
+                raw = await request.read()
+                if "json" in ctype:
+                    body = json.loads(raw or b"{}")
+                elif request.path.startswith("/slack/upload/"):
+                    body = {}
+                else:
+                    body = {k: v[0] for k, v in urllib.parse.parse_qs(raw.decode()).items()}
+            body = {**dict(request.query), **body}  # slack_sdk sends some methods' arguments in the query
+            self.calls.append(Recorded(request.method, request.path, body, dict(request.headers), files, raw))
             if request.path == "/discord/users/@me/channels":
                 return web.json_response({"id": f"dm-{body.get('recipient_id')}"})
+            if request.path == "/slack/api/files.getUploadURLExternal":
+                fid = f"F{len(self.calls)}"
+                return web.json_response({"ok": True, "file_id": fid, "upload_url": f"{self.base}/slack/upload/{fid}"})
+            if request.path.startswith("/slack/upload/"):
+                return web.Response(text="OK - " + str(len(raw)))
+            if request.path == "/slack/api/files.completeUploadExternal":
+                done = json.loads(body.get("files", "[]"))
+                return web.json_response({"ok": True, "files": [{"id": f["id"], "title": f.get("title")} for f in done]})
             if request.path.startswith("/slack/api/"):
                 return web.json_response({"ok": True, "channel": body.get("channel"), "ts": "1.0"})
             return web.json_response({"id": str(len(self.calls))})

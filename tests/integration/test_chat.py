@@ -2,7 +2,10 @@
 serve`, and a local HTTP server standing in for Discord's and Slack's REST APIs. Requests
 are built and signed here as the platforms sign them. A whole 7 Wonders game (two users
 and a bot seat) through Discord interactions; part of a Duel through Slack's slash command;
-bad signatures, timestamps and bodies refused; no private text ever posted to a room."""
+bad signatures, timestamps and bodies refused; no private text ever posted to a room. `board`
+also posts the spectator's board as a PNG (a Discord attachment, a Slack file shared to the
+channel), the very picture of the gateway's public SVG at that position; nothing else is
+ever uploaded (no seat's own board)."""
 
 from __future__ import annotations
 
@@ -18,7 +21,8 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
-from tests.integration.support_chat import (APP_ID, DISCORD_BOT_TOKEN, SLACK_BOT_TOKEN, FakePlatforms,
+from services.chat.picture import png_size, to_png
+from tests.integration.support_chat import (APP_ID, DISCORD_BOT_TOKEN, SLACK_BOT_TOKEN, FakePlatforms, Recorded,
                                             discord_headers, discord_key, slack_headers, start_chat, wait_for)
 from tests.integration.support_gateway import Deployment, deployment
 
@@ -62,6 +66,7 @@ class DiscordUser:
                  seen: list) -> None:
         self.http, self.key, self.fake, self.channel, self.uid, self.name = http, key, fake, channel, uid, name
         self.seen = seen  # every (audience, text) this test saw answered, for the secrecy check
+        self.token = ""  # the last interaction's token (its follow-ups' webhook path)
 
     def _body(self, kind: int, text: str, token: str, focused: bool = False) -> bytes:
         opt = {"type": 3, "name": "command", "value": text, **({"focused": True} if focused else {})}
@@ -74,7 +79,7 @@ class DiscordUser:
     async def ask(self, text: str) -> list[tuple[str, str]]:
         """The messages answering one slash command: the response, or a deferred one's
         follow-ups (audience from the ephemeral flag)."""
-        token = f"tok{next(_ids)}"
+        token = self.token = f"tok{next(_ids)}"
         body = self._body(2, text, token)
         res = await self.http.post("/discord/interactions", content=body, headers=discord_headers(self.key, body))
         assert res.status_code == 200, res.text
@@ -100,6 +105,34 @@ class DiscordUser:
 def _block(text: str) -> list[str]:
     m = re.search(r"```\n(.*?)\n```", text, re.S)
     return m.group(1).split("\n") if m else []
+
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def discord_uploads(fake: FakePlatforms) -> list[Recorded]:
+    """Every Discord request that carried a file (multipart payload_json + files[n])."""
+    return [c for c in fake.calls if c.path.startswith("/discord/") and c.files]
+
+
+async def public_png(gw: httpx.AsyncClient, gid: str, seq: int) -> bytes:
+    """The spectator's board at `seq` (the gateway's SVG, no token) drawn as the service draws it."""
+    res = await gw.get(f"/games/{gid}/svg", params={"at": seq})
+    assert res.status_code == 200, res.text
+    return await asyncio.to_thread(to_png, res.text)
+
+
+def check_discord_upload(c: Recorded, path: str) -> bytes:
+    """A board picture posted as Discord documents file uploads: to `path`, not ephemeral,
+    one attachment `files[0]` named in payload_json, a PNG of sane size."""
+    assert c.method == "POST" and c.path == path, c.path
+    assert not c.body.get("flags", 0) & 64
+    assert c.body["attachments"][0]["id"] == 0 and c.body["attachments"][0]["filename"] == "board.png"
+    assert "board at position" in c.body["attachments"][0]["description"]
+    name, ctype, png = c.files["files[0]"]
+    assert (name, ctype) == ("board.png", "image/png") and list(c.files) == ["files[0]"]
+    assert png[:8] == PNG and png_size(png)[0] == 1000 and 100 < png_size(png)[1] <= 4000
+    return png
 
 
 def discord_room_texts(fake: FakePlatforms, seen: list, channel: str) -> list[str]:
@@ -169,6 +202,7 @@ async def test_a_whole_seven_wonders_game_through_discord(service, platforms: Fa
 
         hands: set[str] = set()
         plays: list[str] = []
+        boards: list[int] = []
         rnd = random.Random(7)
         typo_done = completed = False
         deadline = asyncio.get_running_loop().time() + 600
@@ -185,6 +219,14 @@ async def test_a_whole_seven_wonders_game_through_discord(service, platforms: Fa
                     (aud, text), *_ = await user.ask("hand")
                     assert aud == "private"
                     hands.update(line for line in _block(text) if line.startswith(("your hand:", "your choice:")))
+                if len(plays) == 6 and not boards:  # the public board, by a user who holds no seat
+                    (aud, text), *_ = await eve.ask("board")
+                    assert aud == "room" and "the board at position" in text, text
+                    seq = int(re.search(r"position (\d+)", text).group(1))
+                    up = (await wait_for(lambda: discord_uploads(platforms)))[0]
+                    png = check_discord_upload(up, f"/discord/webhooks/{APP_ID}/{eve.token}")
+                    assert png == await public_png(gw, gid, seq)
+                    boards.append(seq)
                 if not completed:
                     first = moves[0].split()[0]
                     assert moves[0] in await user.complete(f"play {first} ")
@@ -216,6 +258,7 @@ async def test_a_whole_seven_wonders_game_through_discord(service, platforms: Fa
     # 18 turns for each of the two users, plus any extra decision a wonder gives (Halicarnassus'
     # build from the discards, Babylon B's seventh card)
     assert len(plays) >= 36 and hands
+    assert boards and len(discord_uploads(platforms)) == 1  # the board's picture only: no hand, no DM
     joined = "\n".join(room)
     for secret in hands:
         assert secret not in joined, secret
@@ -228,12 +271,14 @@ async def test_a_whole_seven_wonders_game_through_discord(service, platforms: Fa
 
 @pytest.mark.defer_s(0)
 async def test_discord_deferred_answers_go_through_the_webhook_with_their_audience(
-        service, platforms: FakePlatforms) -> None:
+        service, platforms: FakePlatforms, deployment: Deployment) -> None:
     """With no time to answer at once, every command is deferred (ephemeral) and answered by
-    editing the original and posting follow-ups: the room's with flags 0, private ones 64."""
+    editing the original and posting follow-ups: the room's with flags 0, private ones 64;
+    `board`'s picture is a follow-up of its own with the PNG attached."""
     base, key = service
     seen: list[tuple[str, str]] = []
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http, \
+            httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as gw:
         cy = DiscordUser(http, key, platforms, "c-defer", "444", "Cy", seen)
         dee = DiscordUser(http, key, platforms, "c-defer", "555", "Dee", seen)
         opened = await cy.ask("open seven_wonders_duel")
@@ -244,10 +289,24 @@ async def test_discord_deferred_answers_go_through_the_webhook_with_their_audien
         assert hand[0][0] == "private" and "your view (seat 0)" in hand[0][1]
         helped = await dee.ask("help")
         assert helped[0][0] == "private" and "open <game>" in helped[0][1]
+        shown = await dee.ask("board")
+        assert shown[0][0] == "room" and "the board at position" in shown[0][1]
+        gid = re.search(r"\(game ([^)]+)\)", opened[0][1]).group(1).replace("\\_", "_")
+        seq = int(re.search(r"position (\d+)", shown[0][1]).group(1))
+        up = (await wait_for(lambda: discord_uploads(platforms)))[0]
+        png = check_discord_upload(up, f"/discord/webhooks/{APP_ID}/{dee.token}")
+        assert png == await public_png(gw, gid, seq)
+        await cy.ask("hand")
+        await asyncio.sleep(1.0)  # a wrongly attached hand's picture would follow its text within this
+    assert len(discord_uploads(platforms)) == 1
     edits = [c for c in platforms.calls if c.method == "PATCH"]
-    assert len(edits) == 5 and all(c.path.endswith("/messages/@original") for c in edits)
+    assert len(edits) == 7 and all(c.path.endswith("/messages/@original") for c in edits)
     room = discord_room_texts(platforms, seen, "c-defer")
     assert room and not any("your view" in t or "open <game>" in t for t in room)
+
+
+def slack_calls(fake: FakePlatforms, path: str) -> list[Recorded]:
+    return [c for c in fake.calls if c.path == path]
 
 
 class SlackUser:
@@ -318,6 +377,15 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms) -
         assert [a for a, _ in got] == ["in_channel", "in_channel"] and "The game begins" in got[1][1]
         board = await ann.ask("board")
         assert board[0][0] == "in_channel" and "```" in board[0][1]
+        # its picture: files_upload_v2's three steps, the file shared to the room's channel
+        done = (await wait_for(lambda: slack_calls(platforms, "/slack/api/files.completeUploadExternal")))[0]
+        asked = slack_calls(platforms, "/slack/api/files.getUploadURLExternal")
+        sent = [c for c in platforms.calls if c.path.startswith("/slack/upload/")]
+        assert len(asked) == len(sent) == 1 and sent[0].path == f"/slack/upload/{json.loads(done.body['files'])[0]['id']}"
+        assert done.body["channel_id"] == "C9" and asked[0].body["filename"] == "board.png"
+        assert int(asked[0].body["length"]) == len(sent[0].raw) and sent[0].raw[:8] == PNG
+        assert png_size(sent[0].raw)[0] == 1000
+        assert {c.headers.get("Authorization") for c in (*asked, done)} == {f"Bearer {SLACK_BOT_TOKEN}"}
         hand = await ann.ask("hand")
         assert hand[0][0] == "ephemeral" and "seat 0" in hand[0][1]
         played = 0
@@ -381,6 +449,9 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms) -
         assert all(c.body["channel"] == "C9" for c in posts)
         assert all(c.headers.get("Authorization") == f"Bearer {SLACK_BOT_TOKEN}" for c in posts)
         assert pinged == {"U1", "U2"}, [json.dumps(c.body) for c in posts]
+    # one picture was ever uploaded: the board's (`hand` and the moves shared none)
+    assert len(slack_calls(platforms, "/slack/api/files.getUploadURLExternal")) == 1
+    assert len(slack_calls(platforms, "/slack/api/files.completeUploadExternal")) == 1
     room = [json.dumps(c.body) for c in platforms.calls
             if (c.path.startswith("/slack/response/") and c.body.get("response_type") == "in_channel")
             or (c.path == "/slack/api/chat.postMessage" and c.body.get("channel") == "C9")]
