@@ -93,6 +93,12 @@ def test_the_dashboard_of_200_games_draws_every_chart_with_no_console_error(depl
         el = browser.find_element(By.ID, f"chart-{chart}")
         assert el.get_attribute("data-rendered") == "1", chart
         assert el.find_elements(By.CSS_SELECTOR, "svg.main-svg"), f"{chart} drew no plot"
+    days = httpx.get(f"{base}/game-types/seven_wonders_duel/dashboard", timeout=30).json()["per_day"]
+    ticks = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "#chart-per_day g.xtick text")]
+    assert ticks == [d for d, _ in days]  # each day labelled as itself (a date axis made one day "23:59:59.9996")
+    summary = browser.find_element(By.ID, "chart-summary")  # Duel reports no summary numbers: said so
+    assert summary.get_attribute("data-empty") == "1" and "No data: this game type reports no summary" in summary.text
+    assert browser.find_element(By.ID, "chart-victory").get_attribute("data-empty") == "0"
     bars = browser.find_elements(By.CSS_SELECTOR, "#chart-win_rate g.point")
     assert len(bars) == 7  # the first facet: the players (5 names, 2 bot kinds)
     assert browser.find_elements(By.CSS_SELECTOR, "#chart-h2h g.hm, #chart-h2h image")  # the heatmap is drawn
@@ -114,6 +120,9 @@ def test_the_dashboard_of_200_games_draws_every_chart_with_no_console_error(depl
     ready(browser)
     assert browser.find_element(By.ID, "status").text == "0 finished games of arkadia"
     assert "No rated games yet" in browser.find_element(By.ID, "ratings").text
+    for chart in CHARTS:  # every chart drawn, and saying why it is empty
+        el = browser.find_element(By.ID, f"chart-{chart}")
+        assert el.get_attribute("data-empty") == "1" and "No data: no finished game matches" in el.text, chart
     assert errors(browser) == []
     scripts = browser.execute_script("return performance.getEntriesByType('resource').map(e => e.name)")
     assert all(s.startswith(base) for s in scripts), scripts  # nothing from the network beyond the gateway
@@ -206,6 +215,11 @@ def test_a_seats_page_shows_its_hand_and_never_another_seats(deployment: Deploym
                     headers={"Authorization": f"Bearer {tokens[1]}", "Idempotency-Key": "pages-1"})
     assert res.status_code == 200, res.text
     WebDriverWait(browser, WAIT_S).until(lambda d: _seq(d) > before)  # followed live
+    after = http.get(f"/games/{game}/log", params={"after": before},
+                     headers={"Authorization": f"Bearer {tokens[0]}"}).json()["entries"]
+    assert [e["seq"] for e in after] == [_seq(browser)]
+    line = browser.find_element(By.CSS_SELECTOR, f'#log li[data-seq="{after[0]["seq"]}"]').text
+    assert "seat 1" in line and "card_chosen" in line, line  # the live entry as the log names it
     page = browser.page_source
     for other in (*hands[1], *hands[2]):
         assert other not in page and other.lower().replace(" ", "_") not in page, other

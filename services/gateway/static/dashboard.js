@@ -3,8 +3,19 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const layout = (x, y, extra) => Object.assign({margin: {t: 10, r: 10, b: 50, l: 55}, xaxis: {title: {text: x}},
-  yaxis: {title: {text: y}}, bargap: 0.05}, extra || {});
+// automargin: long category labels (players, boards) grow the margins instead of being cut
+const layout = (x, y, extra) => {
+  const out = Object.assign({margin: {t: 10, r: 10, b: 50, l: 55}, bargap: 0.05}, extra || {});
+  out.xaxis = Object.assign({title: {text: x}, automargin: true}, out.xaxis || {});
+  out.yaxis = Object.assign({title: {text: y}, automargin: true}, out.yaxis || {});
+  return out;
+};
+// what an empty chart says, instead of a bare pair of axes
+const EMPTY = {
+  summary: "this game type reports no summary numbers",
+  victory: "no facet of the whole game in these games (victory types are 7 Wonders Duel's)",
+  h2h: "no two seats with different values met in these games",
+};
 const config = {displaylogo: false, responsive: true};
 let data = null;
 
@@ -24,6 +35,13 @@ function fillSelect(sel, values, keepAny) {
 
 function plot(id, traces, lay) {
   const el = $("chart-" + id);
+  const empty = !traces.some((t) => (t.type === "heatmap" ? t.z : t.x).length);
+  el.dataset.empty = empty ? "1" : "0";
+  if (empty) {
+    lay = Object.assign({}, lay, {xaxis: {visible: false}, yaxis: {visible: false}, annotations: [{text: "No data: " +
+      (data && data.games ? EMPTY[id] || "nothing in these games" : "no finished game matches the filters"),
+      showarrow: false, xref: "paper", yref: "paper", x: 0.5, y: 0.5}]});
+  }
   return Plotly.react(el, traces, lay, config).then(() => { el.dataset.rendered = "1"; });
 }
 
@@ -41,7 +59,7 @@ function drawWinRate() {
 
 function drawH2h() {
   const m = data.h2h[$("h2h").value];
-  if (!m) return plot("h2h", [], layout("", ""));
+  if (!m) return plot("h2h", [{type: "heatmap", x: [], y: [], z: []}], layout("", ""));
   const z = m.won.map((row, i) => row.map((w, j) => (m.meet[i][j] ? w / m.meet[i][j] : null)));
   return plot("h2h", [{type: "heatmap", x: m.values, y: m.values, z: z, zmin: 0, zmax: 1, colorscale: "RdBu",
     customdata: m.meet, hovertemplate: "%{y} over %{x}: %{z:.0%} of %{customdata} meetings<extra></extra>"}],
@@ -97,12 +115,13 @@ async function load() {
   fillSelect($("h2h"), Object.keys(data.h2h), false);
   csvLinks();
   await Promise.all([
-    bars("per_day", data.per_day, "day", "games"),
+    // days as categories: plotly's date axis labels a single day as fractions of a millisecond
+    bars("per_day", data.per_day, "day", "games", {xaxis: {type: "category"}}),
     drawWinRate(),
     bars("categories", data.categories[$("category").value] || [], "points", "seats"),
     bars("total", data.total, "total", "seats"),
     bars("length", data.length, "commands", "games"),
-    plot("victory", victoryTraces(), layout("value", "games", {barmode: "group"})),
+    plot("victory", victoryTraces(), layout("value", "games", {barmode: "group", showlegend: true})),
     bars("summary", data.summary[$("summary").value] || [], $("summary").value, "games"),
     bars("latency", data.latency, "upper bound (ms)", "commands", {xaxis: {type: "category", title: {text: "upper bound (ms)"}}}),
     drawH2h(),

@@ -86,18 +86,43 @@ function follow(after) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   socket = new WebSocket(`${proto}//${location.host}/games/${encodeURIComponent(game)}/socket`);
   socket.onopen = () => socket.send(JSON.stringify(Object.assign({type: "subscribe", after: after}, token() ? {token: token()} : {})));
+  const mine = socket;
+  let reading = Promise.resolve();
   socket.onmessage = (m) => {
     const msg = JSON.parse(m.data);
     if (msg.type === "view" && (!entries.length || msg.seq > entries[entries.length - 1].seq)) {
-      const atEnd = index === entries.length - 1;
-      entries.push({seq: msg.seq, doc: msg.doc, types: ["live"]});
-      renderLog();
-      if (atEnd && $("follow").checked) show(entries.length - 1); else show(index);
+      // the new commands' log entries (seat, event types), read in order; the socket's own
+      // view document if that read fails
+      reading = reading.then(() => catchUp(msg, mine));
       if (msg.doc.over) socket.close();
     } else if (msg.type === "error") {
       $("status").textContent = `Live updates stopped: ${msg.code}: ${msg.message}`;
     }
   };
+}
+
+async function catchUp(msg, from) {
+  if (from !== socket || (entries.length && msg.seq <= entries[entries.length - 1].seq)) return;
+  const atEnd = index === entries.length - 1;
+  const before = entries.length;
+  try {
+    let after = entries.length ? entries[entries.length - 1].seq : 0;
+    for (;;) {
+      const page = await getJson(`/games/${encodeURIComponent(game)}/log?after=${after}&limit=200`);
+      if (from !== socket) return;
+      for (const e of page.entries) {
+        if (!entries.length || e.seq > entries[entries.length - 1].seq) entries.push({seq: e.seq, first: e.first, seat: e.seat, types: e.types, doc: e.view});
+      }
+      if (page.next_after === null) break;
+      after = page.next_after;
+    }
+  } catch (err) {
+    if (from !== socket) return;
+  }
+  if (!entries.length || msg.seq > entries[entries.length - 1].seq) entries.push({seq: msg.seq, doc: msg.doc, types: ["live"]});
+  if (entries.length === before) return;
+  renderLog();
+  if (atEnd && $("follow").checked) show(entries.length - 1); else show(index);
 }
 
 async function open() {
