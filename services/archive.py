@@ -24,7 +24,7 @@ from events.envelope import Envelope
 from events.store import EventStore
 from games import registry
 from games.contract import GameDef
-from projections import board
+from projections import board, movetimes
 from projections.audit import verify as audit
 from projections.stats import GameRow, row
 from projections.table import Table, advance, empty
@@ -135,6 +135,18 @@ def archived_rows(folder: Path, game_type: str) -> dict[str, GameRow]:
     return out
 
 
+def archived_move_times(folder: Path, game: GameDef) -> dict[str, bytes]:
+    """The move times (`movetimes.encode`d, as `keys.move_times` holds them) of the finished
+    games of `game` archived in `folder`, timed from their logs (archiving moves them out of
+    Redis with the log)."""
+    out: dict[str, bytes] = {}
+    for envs in archived_logs(folder, game.id):
+        _, table = fold(envs)
+        if game.result(table.state) is not None:
+            out[envs[0].game_id] = movetimes.encode(movetimes.seat_times(game, envs[0].game_id, envs))
+    return out
+
+
 def verify_archived(folder: Path, game_id: str) -> list[str]:
     """The problems of an archived game's log (its chain, seed and replay; an archived game
     has no stored views or row to compare)."""
@@ -230,7 +242,8 @@ class Archiver:
 
     async def _delete(self, s: int, game: GameDef, table: Table, envs: list[Envelope], p: Path) -> None:
         """Remove the game's keys in one transaction, if its log is still the archived one,
-        leaving its tombstone; then its statistics row (in another slot on a cluster)."""
+        leaving its tombstone; then its statistics row and move times (in other slots on a
+        cluster)."""
         g = envs[0].game_id
         log_key = keys.log(s, g)
         commands = {e.command_id for e in envs} | {f"{how}:{g}:{envs[-1].hash[:16]}" for how in ("import", "restore")}
@@ -256,6 +269,9 @@ class Archiver:
                 except WatchError:
                     continue
         await aggregates.drop_row(self.redis, game.id, g)
+        # its move times too (`stats --move-times --archive` reads them from the file, and
+        # `restore` writes them back): a tombstone is all an archived game keeps but its rating
+        await self.redis.hdel(keys.move_times(game.id), g)
 
     async def restore(self, game_id: str) -> str:
         """Put an archived game back in Redis, with its views and statistics row:

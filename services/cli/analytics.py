@@ -3,6 +3,7 @@ times of a game type, as tables or JSON."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from rich.table import Table as RichTable
@@ -12,7 +13,7 @@ from games.contract import GameDef
 from projections import movetimes
 from projections.ratings import decode_ratings, leaderboard
 from projections.stats import decode_row, select
-from services.cli.shared import console, print_json, runtime
+from services.cli.shared import FAILED, Exit, console, print_json, runtime
 from services.config import Settings
 
 
@@ -39,15 +40,27 @@ async def show_ratings(settings: Settings, game: GameDef, as_json: bool) -> None
 
 
 async def show_move_times(settings: Settings, game: GameDef, as_json: bool, players: int | None = None,
-                          wanted: list[tuple[str, Any]] | None = None) -> None:
+                          wanted: list[tuple[str, Any]] | None = None, archive: Path | None = None) -> None:
     """How long each seat took per decision, over the finished games of the type (those the
-    `stats` filters pick), from the times the projectors keep (`keys.move_times`)."""
+    `stats` filters pick), from the times the projectors keep (`keys.move_times`), and with
+    `archive` those of the folder's games (timed from their files; a game both archived and
+    in Redis counts once)."""
     async with runtime(settings) as rt:
-        stored = await rt.redis.hgetall(keys.move_times(game.id))
-        if players is not None or wanted:
-            rows = [decode_row(v) for v in (await rt.redis.hgetall(keys.stats(game.id))).values()]
-            chosen = {r.game_id.encode() for r in select(rows, players, wanted or [])}
-            stored = {g: v for g, v in stored.items() if g in chosen}
+        stored = {g.decode(): v for g, v in (await rt.redis.hgetall(keys.move_times(game.id))).items()}
+        rows = {g.decode(): decode_row(v) for g, v in (await rt.redis.hgetall(keys.stats(game.id))).items()} \
+            if players is not None or wanted else {}
+    if archive is not None:
+        from services.archive import archived_move_times, archived_rows
+
+        try:
+            stored = {**archived_move_times(archive, game), **stored}
+            if players is not None or wanted:
+                rows = {**archived_rows(archive, game.id), **rows}
+        except ValueError as e:
+            raise Exit(FAILED, str(e)) from None
+    if players is not None or wanted:
+        chosen = {r.game_id for r in select(list(rows.values()), players, wanted or [])}
+        stored = {g: v for g, v in stored.items() if g in chosen}
     agg = movetimes.aggregate(movetimes.decode(v) for _, v in sorted(stored.items()))
     if as_json:
         print_json({"game_type": game.id, **agg})

@@ -199,7 +199,7 @@ def stats(game: str = typer.Option("seven_wonders", help="Game type."),
     if move_times:
         from services.cli.analytics import show_move_times
 
-        run(show_move_times(load_settings(data_dir), g, as_json, players, wanted))
+        run(show_move_times(load_settings(data_dir), g, as_json, players, wanted, archive))
         return
     run(_stats(load_settings(data_dir), g, as_json, players, wanted, archive))
 

@@ -53,6 +53,8 @@ async def test_archive_then_restore_finished_games(r: aioredis.Redis, tmp_path: 
     replays = {g: ts("replay", g, "--json").stdout for g in sample[:2]}
     stats = json.loads(ts("stats", "--game", "seven_wonders_duel", "--json").stdout)
     assert stats["games"] == GAMES
+    times = json.loads(ts("stats", "--game", "seven_wonders_duel", "--move-times", "--json").stdout)
+    assert times["games"] == GAMES
     folder = tmp_path / "archive"
 
     refused = ts("archive", running, "--dir", str(folder), check=False)
@@ -73,6 +75,7 @@ async def test_archive_then_restore_finished_games(r: aioredis.Redis, tmp_path: 
     assert sorted(p.name for p in folder.iterdir()) == sorted(f"{g}.jsonl" for g in ids)
     assert await keys_naming(r, ids) == []  # log, views, done records, seeds: gone
     assert await r.hlen(keys.stats("seven_wonders_duel")) == 0  # the rows moved with the logs
+    assert await r.hlen(keys.move_times("seven_wonders_duel")) == 0  # and the move times (they stayed)
     assert [g.decode() for g in await r.zrange(keys.games(0), 0, -1)] == [running]
     assert await r.hlen(keys.archived(0)) == GAMES  # a tombstone each
 
@@ -85,6 +88,9 @@ async def test_archive_then_restore_finished_games(r: aioredis.Redis, tmp_path: 
     assert "1 of 1 games verified" in ts("verify", sample[0], "--archive", str(folder)).stdout
     assert json.loads(ts("stats", "--game", "seven_wonders_duel", "--json", "--archive", str(folder)).stdout) == stats
     assert json.loads(ts("stats", "--game", "seven_wonders_duel", "--json").stdout)["games"] == 0
+    assert json.loads(ts("stats", "--game", "seven_wonders_duel", "--move-times", "--json", "--archive",
+                         str(folder)).stdout) == times
+    assert json.loads(ts("stats", "--game", "seven_wonders_duel", "--move-times", "--json").stdout)["games"] == 0
 
     # archiving again is harmless
     again = ts("archive", "--finished", sample[0], "--dir", str(folder)).stdout
@@ -110,6 +116,9 @@ async def test_archive_then_restore_finished_games(r: aioredis.Redis, tmp_path: 
     assert await r.hlen(keys.archived(0)) == 0
     assert ok_lines(ts("verify", "--all").stdout) == ok_lines(found)
     assert json.loads(ts("stats", "--game", "seven_wonders_duel", "--json").stdout) == stats
+    assert json.loads(ts("stats", "--game", "seven_wonders_duel", "--move-times", "--json").stdout) == times
+    assert json.loads(ts("stats", "--game", "seven_wonders_duel", "--move-times", "--json", "--archive",
+                         str(folder)).stdout) == times  # each game once
     # a game both in Redis and in the archive counts once
     assert json.loads(ts("stats", "--game", "seven_wonders_duel", "--json", "--archive", str(folder)).stdout) == stats
     for g in sample[:2]:
