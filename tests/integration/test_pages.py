@@ -106,6 +106,8 @@ def test_the_dashboard_of_200_games_draws_every_chart_with_no_console_error(depl
     link = browser.find_element(By.CSS_SELECTOR, "a[data-csv=win_rate]").get_attribute("href")
     assert link.startswith(f"{base}/game-types/seven_wonders_duel/dashboard/win_rate?") and "format=csv" in link
     assert httpx.get(link, timeout=30).text.startswith("facet,value,games,plays,wins,rate,ci_low,ci_high")
+    kinds = [o.get_attribute("value") for o in browser.find_elements(By.CSS_SELECTOR, "#kind option")]
+    assert kinds[:2] == ["", "bot"] and "bot:greedy" in kinds and "name" in kinds, kinds  # "bot": every bot kind
     # a filter redraws with fewer games
     day = browser.find_element(By.ID, "until")
     browser.execute_script("arguments[0].value = arguments[1]", day, "2000-01-01")

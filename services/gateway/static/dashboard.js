@@ -106,7 +106,9 @@ async function load() {
   if (!res.ok) { $("status").textContent = `Could not load the dashboard (${res.status})`; return; }
   data = await res.json();
   fillSelect($("setup"), data.choices.setups, true);
-  fillSelect($("kind"), data.choices.kinds, true);
+  // "bot" (every bot kind) offered beside each bot:<kind>, as the kind filter takes it
+  const kinds = data.choices.kinds;
+  fillSelect($("kind"), kinds.some((k) => k.startsWith("bot:")) && !kinds.includes("bot") ? ["bot", ...kinds] : kinds, true);
   const facetChosen = $("facet").value;
   fillSelect($("facet"), Object.keys(data.win_rate), false);
   if (!facetChosen) $("facet").value = Object.keys(data.win_rate).find((k) => k !== "players") || "";

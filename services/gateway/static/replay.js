@@ -121,6 +121,7 @@ async function catchUp(msg, from) {
   }
   if (!entries.length || msg.seq > entries[entries.length - 1].seq) entries.push({seq: msg.seq, doc: msg.doc, types: ["live"]});
   if (entries.length === before) return;
+  if (entries[entries.length - 1].doc.over) $("status").textContent = $("status").textContent.replace(/running$/, "finished");
   renderLog();
   if (atEnd && $("follow").checked) show(entries.length - 1); else show(index);
 }
