@@ -3,7 +3,9 @@ Redis, `tablestream up`, a gateway, and `tablestream chat matrix` as a process. 
 with their own matrix-nio clients play a whole 3-player 7 Wonders game in one room through
 the bot, choosing among the legal commands it sends each of them in their direct-message
 room. Each sees their hand only in their DM (a room of two: the bot and them), the game
-room never carries any seat's private text, and the game's log verifies."""
+room never carries any seat's private text, and the game's log verifies. `board` posts the
+public board's picture too: an m.image event in the game room whose media, downloaded from
+the homeserver, is a PNG (and no image ever goes to a DM)."""
 
 from __future__ import annotations
 
@@ -17,9 +19,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 
+import httpx
 import pytest
 from nio import (AsyncClient, AsyncClientConfig, InviteMemberEvent, LoginError, MatrixRoom, RoomCreateError,
-                 RoomMessageNotice, RoomMessageText)
+                 RoomMessageImage, RoomMessageNotice, RoomMessageText)
+
+from services.chat.picture import png_size
 
 from tests.integration.support_gateway import Deployment, deployment
 from tests.integration.support_synapse import Synapse, synapse
@@ -36,6 +41,8 @@ class Seen:
     sender: str
     body: str
     html: str
+    url: str = ""  # an m.image's mxc:// URI
+    info: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -61,6 +68,7 @@ class Player:
         assert not isinstance(res, LoginError), res
         await self.client.sync(timeout=0, full_state=True)
         self.client.add_event_callback(self._on_message, (RoomMessageText, RoomMessageNotice))
+        self.client.add_event_callback(self._on_image, RoomMessageImage)
         self.client.add_event_callback(self._on_invite, InviteMemberEvent)
         self.task = asyncio.create_task(self.client.sync_forever(timeout=3000))
 
@@ -73,6 +81,19 @@ class Player:
 
     async def _on_message(self, room: MatrixRoom, event) -> None:  # type: ignore[no-untyped-def]
         self.seen.append(Seen(room.room_id, event.sender, event.body, getattr(event, "formatted_body", "") or ""))
+
+    async def _on_image(self, room: MatrixRoom, event: RoomMessageImage) -> None:
+        info = (event.source.get("content") or {}).get("info") or {}
+        self.seen.append(Seen(room.room_id, event.sender, event.body, "", url=event.url, info=info))
+
+    async def download(self, mxc: str) -> bytes:
+        """Media from the homeserver's repository, as clients fetch it now (authenticated media)."""
+        server, media_id = mxc.removeprefix("mxc://").split("/", 1)
+        async with httpx.AsyncClient(base_url=self.hs.base, timeout=30) as http:
+            res = await http.get(f"/_matrix/client/v1/media/download/{server}/{media_id}",
+                                 headers={"Authorization": f"Bearer {self.client.access_token}"})
+        assert res.status_code == 200, res.text
+        return res.content
 
     async def _on_invite(self, room: MatrixRoom, event: InviteMemberEvent) -> None:
         if event.state_key == self.user_id and event.membership == "invite" and event.sender == self.bot:
@@ -178,6 +199,15 @@ async def test_three_users_play_seven_wonders_in_a_matrix_room(deployment: Deplo
             await p.room_line(rf"{p.name} takes seat \d")
         await alice.room_line(r"The game begins")
 
+        # `board`: the text board, then its picture, an m.image whose media is a PNG
+        await players[1].say("!ts board")
+        await alice.room_line(r"the board at position \d+")
+        image = await wait_for(lambda: next((s for s in alice.bot_said("room") if s.url), None), 120.0)
+        assert image.url.startswith("mxc://") and "board at position" in image.body
+        png = await alice.download(image.url)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and png_size(png) == (image.info["w"], image.info["h"])
+        assert image.info["mimetype"] == "image/png" and image.info["size"] == len(png) and image.info["w"] == 1000
+
         played = await asyncio.wait_for(asyncio.gather(*(play_seat(p, random.Random(f"{game}:{p.name}"))
                                                          for p in players)), GAME_S)
         assert all(n >= 18 for n in played), played  # three ages of six turns each
@@ -201,6 +231,10 @@ async def test_three_users_play_seven_wonders_in_a_matrix_room(deployment: Deplo
                 for other in players:
                     if other is not p:
                         assert not any(line in s.body for s in other.seen), (p.name, other.name)
+        # The one picture went to the game room only (never a DM): the board's.
+        images = [s for p in players for s in p.seen if s.url]
+        assert images and {s.room for s in images} == {made.room_id}
+        assert len({s.url for s in images}) == 1, [s.body for s in images]
         # Nobody's private text reached another user at all, in any room.
         for p in players:
             mine = {s.body for s in p.bot_said("dm")}
