@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import datetime
 import io
 import re
 from typing import Any
@@ -34,9 +35,17 @@ RATINGS_NOTE = ("openskill ratings (Plackett-Luce) of every finished game of thi
                 "kept by the projector; the filters do not apply to them")
 
 
+def _real_day(day: str) -> bool:
+    """`day` is YYYY-MM-DD and a day of the calendar (2026-13-45 is not)."""
+    try:
+        return bool(_DAY.match(day)) and datetime.date.fromisoformat(day).isoformat() == day
+    except ValueError:
+        return False
+
+
 def _filters(setup: str, since: str, until: str, kind: str) -> Filters:
     for name, day in (("since", since), ("until", until)):
-        if day and not _DAY.match(day):
+        if day and not _real_day(day):
             raise ApiError("malformed", f"{name} is a day, YYYY-MM-DD")
     if any(len(v) > MAX_FILTER for v in (setup, kind)):
         raise ApiError("malformed", f"a filter is at most {MAX_FILTER} characters")

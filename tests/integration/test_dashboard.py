@@ -122,7 +122,8 @@ def test_every_chart_downloads_as_csv_and_filters_pick_games(deployment: Deploym
         keys.stats(SW.id)).values()) if r.players == 3])
     assert {r["value"]: r["wins"] for r in three["win_rate"]["wonder"]} == {
         k: v["wins"] for k, v in wanted["by_facet"]["wonder"].items()}
-    for params, code, status in (({"since": "yesterday"}, "malformed", 400), ({"format": "xml"}, "malformed", 400),
+    for params, code, status in (({"since": "yesterday"}, "malformed", 400), ({"until": "2026-13-45"}, "malformed", 400),
+                                 ({"since": "2026-02-30"}, "malformed", 400), ({"format": "xml"}, "malformed", 400),
                                  ({"setup": "x" * 300}, "malformed", 400)):
         res = httpx.get(f"{base}/game-types/{SW.id}/dashboard/total", params=params)
         assert (res.status_code, res.json()["code"]) == (status, code), res.text
