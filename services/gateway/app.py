@@ -45,9 +45,10 @@ def create_app(settings: Settings, url: str) -> Litestar:
             await check_shards(r, settings.shards)
             store = EventStore(r, shards=settings.shards)
             async with Client(r, settings.shards, timeout=OUTCOME_TIMEOUT_S) as c:
+                notices = Notices(r, settings.shards)
                 gw = app.state.gateway = Gateway(settings=settings, redis=r, store=store, client=c,
-                                                 tables=Tables(store), notices=Notices(r, settings.shards),
-                                                 positions=Positions(store))
+                                                 tables=Tables(store), notices=notices,
+                                                 positions=Positions(store, notices))
                 stop = asyncio.Event()
                 workers = [asyncio.create_task(BotWorker(gw).run(stop)), asyncio.create_task(gw.notices.run(stop))]
                 try:

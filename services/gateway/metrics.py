@@ -3,7 +3,10 @@
 This process's command path: `tablestream_gateway_commands_total{game_type, outcome}`
 (outcome: `accepted`, or the refusal's code, the gateway's own as `bad_notation` or
 `no_outcome` included) and `tablestream_gateway_command_seconds{game_type}`, from publishing
-a command to its outcome; `tablestream_gateway_websockets`, the sockets open now. Then the
+a command to its outcome; `tablestream_gateway_websockets`, the sockets open now;
+`tablestream_gateway_websocket_catch_ups_total`, the times a socket's queue was full when
+its game's new positions were read, so that it left the shared reads to catch up on its own
+(a slow client; it is dropped if it stays so, services.gateway.socket). Then the
 deployment's backlogs per shard, read from Redis at each scrape (services.metrics). No
 label carries a game id, token, secret or seat.
 """
@@ -32,6 +35,9 @@ class GatewayMetrics:
                                  ["game_type"], buckets=BUCKETS, registry=self.registry)
         self.sockets = Gauge("tablestream_gateway_websockets", "WebSockets open on this gateway",
                              registry=self.registry)
+        self.catch_ups = Counter("tablestream_gateway_websocket_catch_ups", "Times a WebSocket's queue was full "
+                                 "when its game's new positions were read (it then caught up on its own)",
+                                 registry=self.registry)
 
     def command(self, game_type: str, outcome: str, seconds: float | None = None) -> None:
         """Count one command's outcome; `seconds` from its publishing when the referee answered."""

@@ -13,9 +13,12 @@ every second. A seat's `{"type": "command", "command": ..., "key": ...}` is sent
 "outcome"}`. Refusals are `{"type": "error", "code", "message"}`; one that ends the socket
 is followed by a close code: 4400 malformed, 4401 bad token, 4404 unknown game.
 
-Back-pressure: messages wait in a queue of `gateway_ws_queue`; the views are built one at
-a time as it drains, and a client that leaves it full for SLOW_S seconds is dropped with
-close code 4008 (sent once it reads what was already written), so a slow client never
+Fan-out: each new position's message is encoded once per viewer and the same text queued
+for every socket of that viewer (`positions.Positions`: one read per game and notice, no
+socket task woken but to send). Back-pressure: messages wait in a queue of
+`gateway_ws_queue`; a socket whose queue is full when a position comes catches up on its
+own, its views built one at a time as it drains, and a client that leaves it full for SLOW_S
+seconds is dropped with close code 4008 (sent once it reads what was already written), so a slow client never
 grows the server's memory beyond that queue and one write buffer.
 """
 
@@ -37,12 +40,11 @@ from services.gateway import auth
 from services.gateway.commands import check_key, run_command
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError
-from services.gateway.positions import fold_positions
+from services.gateway.positions import Position, fold_positions
 from services.gateway.tables import hashes
 
 SLOW_S = 5.0
 HELLO_S = 10.0
-LOOK_S = 1.0
 CLOSE_PATIENCE_S = 60.0
 CLOSE = {"malformed": 4400, "bad_token": 4401, "token_in_url": 4401, "unknown_game": 4404,
          "unknown_game_type": 4404}
@@ -65,12 +67,20 @@ _later = msgspec.json.Decoder(SendCommand)
 _enc = msgspec.json.Encoder()
 
 
+def _text(obj: Any) -> str:
+    return _enc.encode(obj).decode()
+
+
 class TooSlow(Exception):
     pass
 
 
 class Session:
-    """One subscribed socket: its queue, its viewer, the positions it has been sent."""
+    """One subscribed socket: its queue, its viewer, the positions it has been sent.
+
+    It folds on its own only to catch up (a subscription from an old seq, or after its queue
+    was full); then it joins the game's shared positions (`positions.Positions.join`), whose
+    reads hand it each new position's message without its own task waking to look."""
 
     def __init__(self, g: Gateway, ws: WebSocket, game_id: str, seat: int | None, token: str | None,
                  table: Table, after: int) -> None:
@@ -78,31 +88,62 @@ class Session:
         self.table = empty(game_id, table.game)
         self.after = after
         self.turn_told = -1
-        self.q: asyncio.Queue[bytes] = asyncio.Queue(g.settings.gateway_ws_queue)
+        self.q: asyncio.Queue[str] = asyncio.Queue(g.settings.gateway_ws_queue)
+        self.alone = asyncio.Event()
+        """Set when the game's reads let this socket go (its queue was full): it catches up on its own."""
 
-    async def put(self, obj: Any) -> None:
+    async def put(self, msg: str) -> None:
+        if not self.q.full():
+            self.q.put_nowait(msg)
+            return
         try:
-            await asyncio.wait_for(self.q.put(_enc.encode(obj)), SLOW_S)
+            await asyncio.wait_for(self.q.put(msg), SLOW_S)
         except (asyncio.TimeoutError, TimeoutError):
             raise TooSlow from None
 
+    def offer(self, positions: list[Position]) -> bool:
+        for p in positions:
+            if p.table.version <= self.table.version:
+                continue
+            if self.q.full():
+                return self._leave()
+            self.table = p.table
+            if p.table.version > self.after:
+                self.q.put_nowait(p.message(self.seat))
+        turn = self._turn()
+        if turn is not None:
+            if self.q.full():
+                return self._leave()
+            self.turn_told = self.table.version
+            self.q.put_nowait(turn)
+        return True
+
+    def _leave(self) -> bool:
+        self.alone.set()
+        self.g.metrics.catch_ups.inc()
+        return False
+
+    def _turn(self) -> str | None:
+        """The `your_turn` message if this seat must act at its table and has not been told."""
+        t = self.table
+        if (self.seat is not None and not t.over and self.turn_told < t.version
+                and self.seat in t.game.to_act(t.state)):
+            return _text({"type": "your_turn", "seq": t.version})
+        return None
+
     async def send_loop(self) -> None:
         while True:
-            data = await self.q.get()
-            await self.ws.send_data(data.decode(), mode="text")
+            await self.ws.send_data(await self.q.get(), mode="text")
 
     async def push_loop(self) -> None:
-        notice = self.g.notices.watch(self.game_id)
         try:
-            woke = time.monotonic()
             while True:
-                notice.clear()
-                await self._catch_up(woke)
-                with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
-                    await asyncio.wait_for(notice.wait(), LOOK_S)
-                woke = time.monotonic()
+                self.alone.clear()
+                await self._catch_up(time.monotonic())
+                if self.g.positions.join(self):
+                    await self.alone.wait()
         finally:
-            self.g.notices.unwatch(self.game_id, notice)
+            self.g.positions.leave(self)
 
     async def _catch_up(self, woke: float) -> None:
         """Views of the positions after this socket's, from the gateway's shared positions
@@ -115,26 +156,26 @@ class Session:
             for p in later:
                 self.table = p.table
                 if p.table.version > self.after:
-                    await self.put({"type": "view", "seq": p.table.version, "doc": msgspec.Raw(p.doc(self.seat))})
+                    await self.put(p.message(self.seat))
         else:
             envs = await self.g.store.read(self.game_id, after_seq=self.table.version)
             for table in fold_positions(self.table, envs):
                 self.table = table
                 if table.version > self.after:
-                    await self.put({"type": "view", "seq": table.version, "doc": msgspec.Raw(doc(table, self.seat))})
+                    await self.put(_text({"type": "view", "seq": table.version,
+                                          "doc": msgspec.Raw(doc(table, self.seat))}))
             self.g.positions.start(self.game_id, self.table)
-        t = self.table
-        if (self.seat is not None and not t.over and self.turn_told < t.version
-                and self.seat in t.game.to_act(t.state)):
-            self.turn_told = t.version
-            await self.put({"type": "your_turn", "seq": t.version})
+        turn = self._turn()
+        if turn is not None:
+            self.turn_told = self.table.version
+            await self.put(turn)
 
     async def command(self, msg: SendCommand) -> None:
         if self.seat is None or self.token is None:
             raise ApiError("bad_token", "a spectator sends no commands: subscribe with a seat token")
         key = check_key(msg.key)
         out = await run_command(self.g, self.game_id, self.seat, self.token, msg.command, key)
-        await self.put({"type": "outcome", "key": msg.key, "outcome": out})
+        await self.put(_text({"type": "outcome", "key": msg.key, "outcome": out}))
 
 
 def _error(e: ApiError) -> dict[str, Any]:
@@ -213,7 +254,7 @@ async def _receive(session: Session) -> None:
                 raise ApiError("malformed", f"not a command message: {e}") from None
             await session.command(msg)
         except ApiError as e:
-            await session.put(_error(e))
+            await session.put(_text(_error(e)))
 
 
 ROUTES = [game_socket]
