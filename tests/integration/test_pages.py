@@ -171,6 +171,16 @@ def test_the_replay_viewer_steps_forward_and_back_and_jumps(deployment: Deployme
     paused = _seq(browser)
     time.sleep(1.5)
     assert _seq(browser) == paused
+    body.send_keys(Keys.HOME)
+    body.send_keys(Keys.SPACE)  # the keys play and pause too
+    WebDriverWait(browser, WAIT_S).until(lambda d: _seq(d) > seqs[1])
+    body.send_keys(Keys.SPACE)
+    paused = _seq(browser)
+    time.sleep(1.5)
+    assert _seq(browser) == paused
+    body.send_keys(Keys.END)
+    assert _seq(browser) == seqs[-1]
+    body.send_keys(Keys.HOME)
     browser.find_element(By.ID, "last").click()
     assert _seq(browser) == seqs[-1]
     WebDriverWait(browser, WAIT_S).until(  # the game's SVG board of that position
