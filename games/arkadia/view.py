@@ -145,12 +145,13 @@ board, 3 characters a square (columns across, rows down):
   07r  building 7, its seal token red (r red, o olive, b black, s silver)
   07+  building 7, completed
   (1)  a worker of seat 1         (n)  a neutral worker
-  #r0  a castle square printed red, 0 pieces on it ( - : printed with no colour)
-  #O2  a castle square with 2 pieces, an olive one on top (capital: the top piece)
+  #r0  a castle square printed red, 0 pieces on it (-: printed with no colour)
+  #O2  a castle square with 2 pieces, an olive one on top (capital: top piece)
   ###  the castle's courtyard
-seal values: what a seal of each colour is worth now (the castle squares showing its colour);
-building floor: the castle floor being built; floor-N pool: the castle pieces of each
-colour left for floor N; open cards: the building cards on display (form and seal)"""
+seal values: what a seal of each colour is worth now (the castle squares
+showing its colour); building floor: the castle floor being built;
+floor-N pool: the castle pieces of each colour left for floor N;
+open cards: the building cards on display (form and seal)"""
 """What the symbols of `render`'s text mean (`tablestream view --legend`)."""
 
 

@@ -142,4 +142,8 @@ def test_view_says_when_it_is_behind_the_log_and_arkadias_board_has_a_legend(tmp
     assert "--legend explains the board's symbols" in plain and "a vacant tent camp" not in plain
     explained = ts("replay", ark, "--legend", data=data).stdout
     assert "a vacant tent camp" in explained and "the castle's courtyard" in explained
+    from games.registry import get
+
+    printed = explained.splitlines()  # at 80 columns, each line whole (longer ones were re-wrapped ragged)
+    assert all(line in printed for line in get("arkadia").legend.splitlines()), explained
     assert "needs no legend" in ts("replay", gid, "--legend", data=data).stdout
