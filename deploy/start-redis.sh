@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Start Tablestream's Redis so that it never loads half of a script's effects.
 #
-#   deploy/start-redis.sh DIR [redis-server options ...]
+#   [REDIS_CONF=FILE] deploy/start-redis.sh DIR [redis-server options ...]
+#   (FILE: deploy/redis.conf by default; deploy/cluster/redis-cluster.conf for a cluster node)
 #
 # Redis 7.0 logs an append script's writes as one MULTI ... EXEC block. A crash (or a full
 # disk) can leave the AOF cut inside that block; with `aof-load-truncated yes` (Redis's
@@ -29,4 +30,4 @@ if [[ -f "$manifest" ]] && ! check "$manifest" >/dev/null 2>&1; then
   echo y | check --fix "$manifest" >&2
   check "$manifest" >/dev/null  # still not valid (not a torn tail): stop here, for an operator
 fi
-exec "$server" "$here/redis.conf" --dir "$dir" "$@"
+exec "$server" "${REDIS_CONF:-$here/redis.conf}" --dir "$dir" "$@"

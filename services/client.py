@@ -9,7 +9,10 @@ A Redis restart is ridden out: a send that meets a lost connection is retried wi
 back-off (services/reconnect.py) until the command's timeout; the reader backs off and
 resumes from the last reply entry it read, and once it is reading again it resends every
 command still waiting for its outcome (same id and bytes: the referee answers a command
-it already applied from its idempotency record), in case the restart lost it.
+it already applied from its idempotency record), in case the restart lost it. On a
+cluster it also resends them whenever the cluster client has re-discovered the topology
+(`FailoverCluster.topology_epoch`): redis-py follows a failover inside a call, so no error
+reaches the reader, while the commands sent to the dead master may have been lost with it.
 """
 
 from __future__ import annotations
@@ -65,6 +68,7 @@ class Client:
         self._reader_redis: aioredis.Redis | None = None
         self._last: dict[str, str] = {}  # reply stream → the last entry read
         self._stopping = False
+        self._epoch = -1  # the cluster client's topology epoch when the waiting commands were last resent
 
     async def __aenter__(self) -> Client:
         # Blocking reads get their own connection pool so they never delay a send (a
@@ -81,6 +85,7 @@ class Client:
             info = await self.redis.xrevrange(stream, count=1)
             self._last[stream] = info[0][0].decode() if info else "0-0"
         # On a cluster one XREAD may name keys of one slot only: a reader per shard's stream.
+        self._epoch = getattr(self.redis, "topology_epoch", -1)
         groups = [[k] for k in self._last] if is_cluster(self.redis) else [list(self._last)]
         readers = [self._read_replies(g) for g in groups]
         self._reader = asyncio.create_task(readers[0] if len(readers) == 1 else self._all(readers))
@@ -115,10 +120,15 @@ class Client:
                 lost = True
                 await backoff.wait()
                 continue
-            if lost:
+            epoch = getattr(self._reader_redis, "topology_epoch", -1)
+            if lost or epoch != self._epoch:
+                # Read again after a loss, or the cluster client re-discovered the topology
+                # (it follows a failover inside a call, unseen here, and the commands it was
+                # answered for may have gone with the dead master): resend the waiting ones.
                 lost = False
                 backoff.reset()
                 self.reconnects += 1
+                self._epoch = epoch
                 await self._resend_waiting()
             for stream, rows in got:
                 name = stream.decode()

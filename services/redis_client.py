@@ -117,6 +117,14 @@ class FailoverCluster(RedisCluster):
             raise
 
 
+    @property
+    def topology_epoch(self) -> int:
+        """Counts the client's topology refreshes (redis-py's nodes manager epoch). redis-py
+        follows a failover inside a call (it re-discovers and retries), so a caller may
+        never see an error while writes it was answered for went with the dead master:
+        the client library resends its waiting commands when this changes."""
+        return int(getattr(self.nodes_manager, "_epoch", 0))
+
     async def same_connection(self, key: str, commands: list[tuple[Any, ...]], extra_s: float) -> list[Any]:
         """`commands` in one write on one connection to the master of `key`'s slot, their
         replies in order (error replies in place; `events.held.on_one_connection`), within

@@ -1,5 +1,6 @@
 """A local Redis Cluster for tests: 6 `redis-server` processes on loopback (3 masters, each
-with a replica), made one cluster by `redis-cli --cluster create`, in a temporary folder.
+with a replica), made one cluster by `redis-cli --cluster create`, in a temporary folder,
+each started with deploy/cluster/redis-cluster.conf (the node timeout shortened).
 
 Each node listens on a free port whose cluster bus port (port + 10000) is free too. The
 cluster is ready once every node reports `cluster_state:ok` and knows all 6 nodes, so a test
@@ -23,6 +24,8 @@ import pytest
 import redis
 
 NODES = 6
+CONF = Path(__file__).resolve().parents[2] / "deploy" / "cluster" / "redis-cluster.conf"
+"""The shipped cluster node configuration (AOF on, as deployed); the tests shorten the node timeout."""
 START_S = 60.0
 
 
@@ -57,26 +60,28 @@ def _binary(name: str) -> str:
 class Cluster:
     """Six redis-server processes made one cluster; `url` for the product, `ports` per node."""
 
-    def __init__(self, folder: Path, ports: list[int] | None = None) -> None:
+    def __init__(self, folder: Path, ports: list[int] | None = None, node_timeout_ms: int = 2000) -> None:
         self.folder = folder
         self.ports = ports or cluster_ports()
+        self.node_timeout_ms = node_timeout_ms
         self.procs: dict[int, subprocess.Popen] = {}
 
     @property
     def url(self) -> str:
         return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports)
 
+    def _spawn(self, port: int) -> None:
+        d = self.folder / str(port)
+        d.mkdir(parents=True, exist_ok=True)
+        self.procs[port] = subprocess.Popen(
+            [_binary("redis-server"), str(CONF), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d),
+             "--cluster-node-timeout", str(self.node_timeout_ms), "--daemonize", "no",
+             "--logfile", str(d / "redis.log")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
     def start(self) -> Cluster:
-        server = _binary("redis-server")
         for port in self.ports:
-            d = self.folder / str(port)
-            d.mkdir(parents=True, exist_ok=True)
-            self.procs[port] = subprocess.Popen(
-                [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(d),
-                 "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-                 "--cluster-node-timeout", "2000", "--save", "", "--appendonly", "no",
-                 "--daemonize", "no", "--logfile", str(d / "redis.log")],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self._spawn(port)
         for port in self.ports:
             self._wait(lambda p=port: redis.Redis(port=p).ping())
         subprocess.run([_binary("redis-cli"), "--cluster", "create",
@@ -122,7 +127,67 @@ class Cluster:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
 
+    def replica_of(self, port: int) -> int:
+        """The port of master `port`'s (first) replica."""
+        with redis.Redis(port=port) as c:
+            return int(c.info("replication")["slave0"]["port"])
+
+    def pause(self, port: int) -> None:
+        """SIGSTOP a node: it stays connected but reads nothing (a replica falls behind)."""
+        os.kill(self.procs[port].pid, signal.SIGSTOP)
+
+    def cut_replicas(self, port: int) -> None:
+        """Master `port` drops its replicas' links (CLIENT KILL TYPE replica): what it writes
+        from now on reaches them only once they sync again."""
+        with redis.Redis(port=port) as c:
+            c.execute_command("CLIENT", "KILL", "TYPE", "replica")
+
+    def resume(self, port: int) -> None:
+        os.kill(self.procs[port].pid, signal.SIGCONT)
+
+    def restart(self, port: int) -> None:
+        """Start a killed node again on its port and folder (its nodes.conf): it rejoins the
+        cluster, as a replica of the node promoted in its place."""
+        self._spawn(port)
+        self._wait(lambda: redis.Redis(port=port).ping())
+
+    def failed_over(self, dead: int) -> bool:
+        """Whether every live node is in state ok and none gives `dead` slots any more (its
+        replica was promoted and took them)."""
+        for port, proc in self.procs.items():
+            if port == dead or proc.poll() is not None:
+                continue
+            with redis.Redis(port=port) as c:
+                info = c.execute_command("CLUSTER", "INFO")
+                nodes = c.execute_command("CLUSTER", "NODES")
+            text = info.decode() if isinstance(info, bytes) else str(info)
+            table = nodes.decode() if isinstance(nodes, bytes) else str(nodes)
+            if "cluster_state:ok" not in text:
+                return False
+            for line in table.splitlines():
+                parts = line.split()
+                if f":{dead}@" in parts[1] and len(parts) > 8:  # it still serves slots
+                    return False
+        return True
+
+    def wait_replicated(self) -> None:
+        """Until every master has a connected replica."""
+        def ok() -> bool:
+            masters = self.masters()
+            if len(masters) != 3:
+                return False
+            for port in masters:
+                with redis.Redis(port=port) as c:
+                    info = c.info("replication")
+                if info.get("connected_slaves", 0) < 1 or "online" not in str(info.get("slave0", {}).get("state", "")):
+                    return False
+            return True
+        self._wait(ok)
+
     def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGCONT)
         for proc in self.procs.values():
             if proc.poll() is None:
                 proc.terminate()
