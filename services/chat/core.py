@@ -218,7 +218,10 @@ class ChatCore:
         if s is None:
             return refusal
         doc = await self.gw.call("GET", f"/games/{room.game}/view", token=s.token)
-        return [private(msg, f"your view (seat {s.seat}), at position {doc['seq']}:", board=doc["text"])]
+        shown = private(msg, f"your view (seat {s.seat}), at position {doc['seq']}:", board=doc["text"])
+        pic = await self._picture(room, doc["seq"], token=s.token, alt=f"your board (seat {s.seat}) at position "
+                                                                          f"{doc['seq']}")
+        return [replace(shown, picture=pic) if pic else shown]
 
     async def _do_board(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
         if not room.game or not room.started:
@@ -228,17 +231,18 @@ class ChatCore:
         pic = await self._picture(room, doc["seq"])
         return [replace(shown, picture=pic) if pic else shown]
 
-    async def _picture(self, room: Room, seq: int) -> Picture | None:
-        """The spectator's board at `seq` drawn as a PNG (the gateway's public SVG, without a
-        seat token: never a seat's own view), or None when pictures are off or it fails."""
+    async def _picture(self, room: Room, seq: int, token: str | None = None, alt: str = "") -> Picture | None:
+        """The board at `seq` drawn as a PNG, or None when pictures are off or it fails. Without
+        `token` the gateway's public SVG (the spectator's: for a room reply); with a seat's token
+        that seat's own board, for its private reply only."""
         if not self.pictures:
             return None
         try:
-            svg = await self.gw.text(f"/games/{room.game}/svg", params={"at": seq})
+            svg = await self.gw.text(f"/games/{room.game}/svg", token=token, params={"at": seq})
         except GatewayError as e:  # a game without an SVG board (404), the gateway away: text only
             log.info("chat: no board picture: %s", e.code)
             return None
-        return await picture.render(svg, f"{room.game_type} board at position {seq}")
+        return await picture.render(svg, alt or f"{room.game_type} board at position {seq}")
 
     async def _do_log(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
         if not room.game or not room.started:

@@ -9,8 +9,8 @@ timestamp must be within 5 minutes: anything else is 401. A command answers with
 (type 5, ephemeral) and answered later through the webhook REST API (the original edited,
 then follow-ups), so private text is never shown to the channel. Later posts (turn pings,
 announcements) go to the channel through the bot's REST API; private ones by direct message.
-A room reply's board picture (`board`) follows its text as a message with the PNG uploaded
-as an attachment (multipart `payload_json` + `files[0]`).
+A reply's board picture (`board`; `hand`'s, ephemeral) follows its text as a message with
+the PNG uploaded as an attachment (multipart `payload_json` + `files[0]`).
 """
 
 from __future__ import annotations
@@ -95,14 +95,15 @@ class DiscordRest:
         return res.json() if res.content else {}
 
     async def _attach(self, path: str, reply: Reply, bot: bool = False) -> None:
-        """A room reply's picture as a message of its own: Discord's file upload, a
+        """A reply's picture as a message of its own: Discord's file upload, a
         multipart/form-data body of `payload_json` (the message, its `attachments` naming
-        file 0 with the alt text as description) and `files[0]` (the PNG). Never for a
-        private reply (its picture, if any, is dropped: a seat's own board stays text)."""
+        file 0 with the alt text as description) and `files[0]` (the PNG). A private reply's
+        (the seat's own board) is ephemeral like its text (flag 64), or goes to the DM."""
         pic = reply.picture
-        if pic is None or reply.audience != "room":
+        if pic is None:
             return
-        payload = {"content": "", "flags": 0, "allowed_mentions": {"parse": []},
+        payload = {"content": "", "flags": EPHEMERAL if reply.audience == "private" else 0,
+                   "allowed_mentions": {"parse": []},
                    "attachments": [{"id": 0, "filename": pic.filename, "description": pic.alt[:1024]}]}
         try:
             res = await self.http.post(path, data={"payload_json": json.dumps(payload)},
@@ -136,6 +137,7 @@ class DiscordRest:
         if dm.get("id"):
             for part in fmt.discord(reply):
                 await self._send("POST", f"/channels/{dm['id']}/messages", {"content": part}, bot=True)
+            await self._attach(f"/channels/{dm['id']}/messages", reply, bot=True)
 
 
 class DiscordInteractions:

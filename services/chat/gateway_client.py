@@ -49,11 +49,11 @@ class Gateway:
             raise GatewayError(code, msg, res.status_code)
         return data
 
-    async def text(self, path: str, *, params: dict[str, Any] | None = None) -> str:
-        """A non-JSON document (the board's SVG), as a spectator (no token); GatewayError on
-        a refusal or no answer."""
+    async def text(self, path: str, *, token: str | None = None, params: dict[str, Any] | None = None) -> str:
+        """A non-JSON document (the board's SVG): as a spectator without `token`, as that seat
+        with it; GatewayError on a refusal or no answer."""
         try:
-            res = await self.http.get(path, params=params)
+            res = await self.http.get(path, params=params, headers=_bearer(token))
         except httpx.HTTPError as e:
             raise GatewayError("unavailable", f"the game service did not answer ({type(e).__name__})") from None
         if res.status_code >= 400:

@@ -5,8 +5,9 @@ prefix, `!ts ` by default, or the bot's name or id followed by `:`/`,`) to the c
 Room replies are posted as Matrix HTML (`formatted_body`) with a plain `body`; private
 replies go to a direct-message room with that user alone: created once (is_direct, an
 invite), remembered in Redis (keys.chat_dm), and created anew if anyone else is in it, so a
-hand never reaches a room with a third member. A room reply's board picture (`board`) is
-uploaded to the homeserver's media repository and posted as an m.image event after its text. It is the core's `Sink` for what happens
+hand never reaches a room with a third member. A reply's board picture (`board`'s in the
+room, `hand`'s in the DM) is uploaded to the homeserver's media repository and posted as an
+m.image event after its text. It is the core's `Sink` for what happens
 later. Secrets (password, access token) come from the environment and are never logged:
 they live in `MatrixSettings` (not in its repr) and in the client's Authorization header.
 """
@@ -102,6 +103,7 @@ class MatrixBot:
     async def post_private(self, user: str, reply: Reply) -> None:
         dm = await self.dm_room(user)
         await self._send(dm, reply)
+        await self._image(dm, reply)
 
     async def _send(self, room_id: str, reply: Reply) -> None:
         room = self.client.rooms.get(room_id)
@@ -115,11 +117,13 @@ class MatrixBot:
             log.warning("matrix: sending to a room failed: %s", res.status_code)
 
     async def _image(self, room_id: str, reply: Reply) -> None:
-        """A room reply's board picture: uploaded to the homeserver's media repository, then
-        an m.image event in the room (its `body` the alt text, `info` the PNG's size). Never
-        for a private reply. A failure is logged (status only) and the text stands."""
+        """A reply's board picture: uploaded to the homeserver's media repository, then an
+        m.image event in `room_id` (its `body` the alt text, `info` the PNG's size), the room
+        its text went to (a private reply's: the user's DM). A failure is logged (status only)
+        and the text stands. (Media in the repository is fetchable by any user of the
+        homeserver who learns its mxc:// URI; only the DM's members see the URI.)"""
         pic = reply.picture
-        if pic is None or reply.audience != "room":
+        if pic is None:
             return
         up, _ = await self.client.upload(io.BytesIO(pic.png), content_type="image/png", filename=pic.filename,
                                          filesize=len(pic.png))

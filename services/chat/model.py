@@ -43,8 +43,10 @@ class Reply:
     it); `board` is preformatted text (a view's render) shown monospaced; `mentions` are
     platform user ids to ping (turn pings), rendered as each platform's mention; `choices`
     are game commands a platform may offer as buttons (pressing one plays it, as `play`).
-    `picture` is the public board drawn as a PNG (services/chat/picture.py), which adapters
-    post as an image beside the text; only room replies carry one (never a seat's own view)."""
+    `picture` is a board drawn as a PNG (services/chat/picture.py), which adapters post as an
+    image after the text, to the same audience: a room reply's is the spectator's board, a
+    private reply's (`hand`) the seat's own, which goes only where its text goes (an adapter
+    that cannot post an image privately drops it)."""
 
     audience: Audience
     text: str

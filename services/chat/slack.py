@@ -33,8 +33,8 @@ async def post_picture(client: AsyncWebClient, channel: str, reply: Reply) -> No
     """A room reply's board picture shared to `channel`: slack_sdk's files_upload_v2 (Slack's
     files.getUploadURLExternal, the upload to the URL it gives, files.completeUploadExternal
     with the channel; the bot needs `files:write`). Never for a private reply: a file shared to
-    a channel is the channel's, so a seat's own board stays text. A failure is logged (its
-    type only) and the text reply stands."""
+    a channel is the whole channel's (Slack has no ephemeral file), so on Slack a seat's own
+    board stays text. A failure is logged (its type only) and the text reply stands."""
     pic = reply.picture
     if pic is None or reply.audience != "room" or not channel:
         return

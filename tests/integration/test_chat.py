@@ -4,8 +4,9 @@ are built and signed here as the platforms sign them. A whole 7 Wonders game (tw
 and a bot seat) through Discord interactions; part of a Duel through Slack's slash command;
 bad signatures, timestamps and bodies refused; no private text ever posted to a room. `board`
 also posts the spectator's board as a PNG (a Discord attachment, a Slack file shared to the
-channel), the very picture of the gateway's public SVG at that position; nothing else is
-ever uploaded (no seat's own board)."""
+channel), the very picture of the gateway's public SVG at that position; `hand`'s picture
+(the seat's own board) is on Discord an ephemeral upload to that interaction only, on Slack
+none; nothing else is ever uploaded to a channel."""
 
 from __future__ import annotations
 
@@ -20,6 +21,9 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
+import redis.asyncio as aioredis
+
+from events import keys
 
 from services.chat.picture import png_size, to_png
 from tests.integration.support_chat import (APP_ID, DISCORD_BOT_TOKEN, SLACK_BOT_TOKEN, FakePlatforms, Recorded,
@@ -110,25 +114,37 @@ def _block(text: str) -> list[str]:
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def discord_uploads(fake: FakePlatforms) -> list[Recorded]:
-    """Every Discord request that carried a file (multipart payload_json + files[n])."""
-    return [c for c in fake.calls if c.path.startswith("/discord/") and c.files]
+def discord_uploads(fake: FakePlatforms, path: str | None = None) -> list[Recorded]:
+    """Every Discord request that carried a file (multipart payload_json + files[n]), or those to `path`."""
+    return [c for c in fake.calls if c.path.startswith("/discord/") and c.files and path in (None, c.path)]
 
 
-async def public_png(gw: httpx.AsyncClient, gid: str, seq: int) -> bytes:
-    """The spectator's board at `seq` (the gateway's SVG, no token) drawn as the service draws it."""
-    res = await gw.get(f"/games/{gid}/svg", params={"at": seq})
+async def board_png(gw: httpx.AsyncClient, gid: str, seq: int, token: str | None = None) -> bytes:
+    """The board at `seq` drawn as the service draws it: the gateway's SVG as a spectator
+    (no token) or as the seat whose token it is."""
+    res = await gw.get(f"/games/{gid}/svg", params={"at": seq},
+                       headers={"Authorization": f"Bearer {token}"} if token else {})
     assert res.status_code == 200, res.text
     return await asyncio.to_thread(to_png, res.text)
 
 
-def check_discord_upload(c: Recorded, path: str) -> bytes:
-    """A board picture posted as Discord documents file uploads: to `path`, not ephemeral,
-    one attachment `files[0]` named in payload_json, a PNG of sane size."""
+async def seat_token(deployment: Deployment, platform: str, room: str, user: str) -> str:
+    """The seat token the chat service holds for `user` (its Redis record of the room)."""
+    r = aioredis.from_url(deployment.url)
+    try:
+        return json.loads(await r.hget(keys.chat_room(platform, room), f"user:{user}"))["token"]
+    finally:
+        await r.aclose()
+
+
+def check_discord_upload(c: Recorded, path: str, private: bool = False) -> bytes:
+    """A board picture posted as Discord documents file uploads: to `path`, ephemeral
+    (flag 64) if and only if `private`, one attachment `files[0]` named in payload_json, a
+    PNG of sane size."""
     assert c.method == "POST" and c.path == path, c.path
-    assert not c.body.get("flags", 0) & 64
+    assert bool(c.body.get("flags", 0) & 64) is private
     assert c.body["attachments"][0]["id"] == 0 and c.body["attachments"][0]["filename"] == "board.png"
-    assert "board at position" in c.body["attachments"][0]["description"]
+    assert re.search(r"board( \(seat \d\))? at position \d+", c.body["attachments"][0]["description"])
     name, ctype, png = c.files["files[0]"]
     assert (name, ctype) == ("board.png", "image/png") and list(c.files) == ["files[0]"]
     assert png[:8] == PNG and png_size(png)[0] == 1000 and 100 < png_size(png)[1] <= 4000
@@ -223,9 +239,9 @@ async def test_a_whole_seven_wonders_game_through_discord(service, platforms: Fa
                     (aud, text), *_ = await eve.ask("board")
                     assert aud == "room" and "the board at position" in text, text
                     seq = int(re.search(r"position (\d+)", text).group(1))
-                    up = (await wait_for(lambda: discord_uploads(platforms)))[0]
-                    png = check_discord_upload(up, f"/discord/webhooks/{APP_ID}/{eve.token}")
-                    assert png == await public_png(gw, gid, seq)
+                    path = f"/discord/webhooks/{APP_ID}/{eve.token}"
+                    up = (await wait_for(lambda: discord_uploads(platforms, path)))[0]
+                    assert check_discord_upload(up, path) == await board_png(gw, gid, seq)
                     boards.append(seq)
                 if not completed:
                     first = moves[0].split()[0]
@@ -258,7 +274,10 @@ async def test_a_whole_seven_wonders_game_through_discord(service, platforms: Fa
     # 18 turns for each of the two users, plus any extra decision a wonder gives (Halicarnassus'
     # build from the discards, Babylon B's seventh card)
     assert len(plays) >= 36 and hands
-    assert boards and len(discord_uploads(platforms)) == 1  # the board's picture only: no hand, no DM
+    # one picture went to the channel, the board's; every other (each `hand`'s) was ephemeral
+    ups = discord_uploads(platforms)
+    assert boards and len([c for c in ups if not c.body.get("flags", 0) & 64]) == 1
+    assert len(ups) > 1 and all(c.path.startswith("/discord/webhooks/") for c in ups)
     joined = "\n".join(room)
     for secret in hands:
         assert secret not in joined, secret
@@ -287,20 +306,25 @@ async def test_discord_deferred_answers_go_through_the_webhook_with_their_audien
         await dee.ask("join")
         hand = await cy.ask("hand")
         assert hand[0][0] == "private" and "your view (seat 0)" in hand[0][1]
+        hand_path = f"/discord/webhooks/{APP_ID}/{cy.token}"
+        hand_seq = int(re.search(r"position (\d+)", hand[0][1]).group(1))
         helped = await dee.ask("help")
         assert helped[0][0] == "private" and "open <game>" in helped[0][1]
         shown = await dee.ask("board")
         assert shown[0][0] == "room" and "the board at position" in shown[0][1]
         gid = re.search(r"\(game ([^)]+)\)", opened[0][1]).group(1).replace("\\_", "_")
         seq = int(re.search(r"position (\d+)", shown[0][1]).group(1))
-        up = (await wait_for(lambda: discord_uploads(platforms)))[0]
-        png = check_discord_upload(up, f"/discord/webhooks/{APP_ID}/{dee.token}")
-        assert png == await public_png(gw, gid, seq)
-        await cy.ask("hand")
-        await asyncio.sleep(1.0)  # a wrongly attached hand's picture would follow its text within this
-    assert len(discord_uploads(platforms)) == 1
+        path = f"/discord/webhooks/{APP_ID}/{dee.token}"
+        up = (await wait_for(lambda: discord_uploads(platforms, path)))[0]
+        assert check_discord_upload(up, path) == await board_png(gw, gid, seq)
+        # `hand`'s picture: the seat's own board, ephemeral, to the hand's own interaction only
+        mine = (await wait_for(lambda: discord_uploads(platforms, hand_path)))[0]
+        own = check_discord_upload(mine, hand_path, private=True)
+        assert own == await board_png(gw, gid, hand_seq, await seat_token(deployment, "discord", "c-defer", "444"))
+        assert own != await board_png(gw, gid, hand_seq)  # not the spectator's
+    assert len(discord_uploads(platforms)) == 2
     edits = [c for c in platforms.calls if c.method == "PATCH"]
-    assert len(edits) == 7 and all(c.path.endswith("/messages/@original") for c in edits)
+    assert len(edits) == 6 and all(c.path.endswith("/messages/@original") for c in edits)
     room = discord_room_texts(platforms, seen, "c-defer")
     assert room and not any("your view" in t or "open <game>" in t for t in room)
 

@@ -5,7 +5,7 @@ the bot, choosing among the legal commands it sends each of them in their direct
 room. Each sees their hand only in their DM (a room of two: the bot and them), the game
 room never carries any seat's private text, and the game's log verifies. `board` posts the
 public board's picture too: an m.image event in the game room whose media, downloaded from
-the homeserver, is a PNG (and no image ever goes to a DM)."""
+the homeserver, is a PNG; `hand`'s picture (the seat's own board) goes to its owner's DM only."""
 
 from __future__ import annotations
 
@@ -102,9 +102,11 @@ class Player:
     async def say(self, text: str) -> None:
         await self.client.room_send(self.game_room, "m.room.message", {"msgtype": "m.text", "body": text})
 
-    def bot_said(self, where: str) -> list[Seen]:
-        """The bot's messages in the game room ("room") or in any other room ("dm")."""
-        return [s for s in self.seen if s.sender == self.bot and (s.room == self.game_room) == (where == "room")]
+    def bot_said(self, where: str, images: bool = False) -> list[Seen]:
+        """The bot's text messages (or its m.image events) in the game room ("room") or in any
+        other room ("dm")."""
+        return [s for s in self.seen if s.sender == self.bot and (s.room == self.game_room) == (where == "room")
+                and bool(s.url) is images]
 
     async def ask(self, text: str, timeout: float = 120.0) -> str:
         """Say `text` in the game room; the bot's next private reply (in the DM room)."""
@@ -202,7 +204,7 @@ async def test_three_users_play_seven_wonders_in_a_matrix_room(deployment: Deplo
         # `board`: the text board, then its picture, an m.image whose media is a PNG
         await players[1].say("!ts board")
         await alice.room_line(r"the board at position \d+")
-        image = await wait_for(lambda: next((s for s in alice.bot_said("room") if s.url), None), 120.0)
+        image = await wait_for(lambda: next(iter(alice.bot_said("room", images=True)), None), 120.0)
         assert image.url.startswith("mxc://") and "board at position" in image.body
         png = await alice.download(image.url)
         assert png[:8] == b"\x89PNG\r\n\x1a\n" and png_size(png) == (image.info["w"], image.info["h"])
@@ -230,11 +232,22 @@ async def test_three_users_play_seven_wonders_in_a_matrix_room(deployment: Deplo
                 assert cards not in room_text
                 for other in players:
                     if other is not p:
-                        assert not any(line in s.body for s in other.seen), (p.name, other.name)
-        # The one picture went to the game room only (never a DM): the board's.
-        images = [s for p in players for s in p.seen if s.url]
-        assert images and {s.room for s in images} == {made.room_id}
-        assert len({s.url for s in images}) == 1, [s.body for s in images]
+                        # whole lines: a hand passed on is a prefix of the hand it was
+                        # ("your hand: A, B" in "your hand: A, B, C"), not a leak
+                        assert not any(line in s.body.split("\n") for s in other.seen), (p.name, other.name)
+        # One picture went to the game room, the board's; each `hand`'s (the seat's own board)
+        # only to its owner's DM, where no other player is.
+        in_room = {s.url for p in players for s in p.bot_said("room", images=True)}
+        assert in_room == {image.url}
+        for p in players:
+            mine = p.bot_said("dm", images=True)
+            assert mine and all(s.body.startswith("your board (seat ") for s in mine), p.name
+            assert {s.room for s in mine} <= {s.room for s in p.bot_said("dm")}  # the DMs checked below
+            for other in players:
+                if other is not p:
+                    assert not {s.url for s in mine} & {s.url for s in other.seen}, (p.name, other.name)
+        own = await alice.download(alice.bot_said("dm", images=True)[-1].url)
+        assert own[:8] == b"\x89PNG\r\n\x1a\n"
         # Nobody's private text reached another user at all, in any room.
         for p in players:
             mine = {s.body for s in p.bot_said("dm")}
