@@ -3,6 +3,7 @@
 `python -m bench gateway` (`tablestream bench gateway`): the gateway's, `bench/gateway.py`.
 `python -m bench memory`: Redis memory per key family over a long hostile run, `bench/memory.py`.
 `python -m bench projections`: rebuild and verify speed (`bench/projections.py`).
+`python -m bench cluster`: on a local Redis Cluster, WAIT's cost or 1 vs 2 referees (`bench/cluster.py`).
 
 The benchmark is outside the product: the CLI runs this module in a process of its own
 rather than importing it (an import-linter contract keeps services/events/games/
@@ -83,6 +84,21 @@ def projections(games: int = typer.Option(300, help="Whole games seeded through 
     from bench.projections import run as run_projections
 
     run_projections(games, players, rounds, url, cli)
+
+
+@app.command()
+def cluster(compare: str = typer.Option("wait", help="wait: no WAIT vs TABLESTREAM_WAIT_REPLICAS=1; "
+                                        "referees: 1 referee vs 2."),
+            rounds: int = typer.Option(3, min=1, help="Rounds of each case, alternately."),
+            games: int = typer.Option(32, min=1, help="Whole 7 Wonders games (3 players) played at once per round.")
+            ) -> None:
+    """The service on a local Redis Cluster (`bench/cluster.py`): commands/s, p50/p99 and
+    the referees' CPU a command, two cases alternately."""
+    from bench.cluster import main as cluster_main
+
+    if compare not in ("wait", "referees"):
+        raise typer.BadParameter("--compare is wait or referees")
+    run(cluster_main(compare, rounds, games))
 
 
 if __name__ == "__main__":
