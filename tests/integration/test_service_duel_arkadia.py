@@ -15,7 +15,7 @@ seat's view document nor the spectator's depends on, or contains, what it may no
 * Ora et Labora: nothing is hidden, so every audience's document is the same board.
 
 "Depends on" is checked by scrambling that hidden information (as the unit secrecy tests
-`tests/unit/games/test_secrecy_*.py` do) and comparing the whole stored document bytes
+`tests/unit/games/test_secrecy.py` does with its hooks) and comparing the whole stored document bytes
 (view JSON and text rendering); "contains" by looking for the hidden ids in the JSON.
 Rejections sent through the service are checked the same way: their code and message
 are those of the same command decided on scrambled states, and name no hidden card.

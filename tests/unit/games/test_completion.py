@@ -14,61 +14,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from msgspec.structs import replace
 
 from games.completion import norm
 from games.contract import Completion, GameDef, Rejection, Seed
 from games.fold import replay
 from games.registry import GAMES
-from games.seven_wonders.events import Play
-from tests.unit.games import (
-    test_secrecy_arkadia,
-    test_secrecy_ora_et_labora,
-    test_secrecy_seven_wonders,
-    test_secrecy_seven_wonders_duel,
-)
-
-def _scramble_seven_wonders(state: Any, seat: int, rng: random.Random) -> Any:
-    """The secrecy test's scramble, made consistent for `decide`: another seat's hidden
-    choice becomes a discard of a card its (scrambled) hand holds, so that the last
-    chooser's decision can resolve the turn."""
-    other = test_secrecy_seven_wonders._scramble(state, seat, rng)
-    hands = [list(h) for h in other.hands]
-    used = [0] * len(hands)
-    chosen = list(other.chosen)
-    for s, (was, now) in enumerate(zip(state.chosen, other.chosen)):
-        if was is None or now == was:
-            continue
-        owner = s if was.hand is None else was.hand
-        if owner == seat:
-            chosen[s] = was
-            continue
-        hands[owner][used[owner]] = now.card
-        used[owner] += 1
-        chosen[s] = Play(seat=s, card=now.card, action="discard", hand=was.hand)
-    return replace(other, hands=tuple(tuple(h) for h in hands), chosen=tuple(chosen))
-
-
-def _scramble_duel(state: Any, seat: int, rng: random.Random) -> Any:
-    """The secrecy test's scramble, redrawn until no face-down card of this age repeats
-    another of its cards (cards are unique; a duplicate would make a revealed card look
-    face-down to the lookup by id)."""
-    for _ in range(200):
-        other = test_secrecy_seven_wonders_duel._scramble(state, seat, rng)
-        now = other.structures[other.age - 1] if other.phase == "play" and other.age else ()
-        if len(set(now)) == len(now):
-            return other
-    raise AssertionError("no consistent scramble found")
-
+from tests.unit.games.hooks import decide_scramble
 
 CASES = [(g, p) for g in GAMES.values() for p in g.presets]
 RUNS = int(os.environ.get("COMPLETE_GAMES", "1"))
-SCRAMBLE = {
-    "seven_wonders": _scramble_seven_wonders,
-    "seven_wonders_duel": _scramble_duel,
-    "arkadia": test_secrecy_arkadia._scramble,
-    "ora_et_labora": test_secrecy_ora_et_labora._scramble,
-}
 EVERY = {"arkadia": 40}
 """Steps between the positions checked (Arkadia's games are long and its language large)."""
 GARBAGE = ("xyzzy", "build xyzzy", "zz ", "build  pay pay pay", "é", "12,3 r9")
@@ -165,13 +119,13 @@ def test_completion_reaches_every_legal_command_and_offers_only_legal_ones(game:
 
 @pytest.mark.parametrize("game", GAMES.values(), ids=lambda g: g.id)
 def test_completion_reveals_nothing_hidden_from_the_seat(game: GameDef) -> None:
-    """The secrecy tests' scrambles change only what the seat may not see; the completion
+    """The games' scrambles (tests/unit/games/hooks) change only what the seat may not see; the completion
     of the empty prefix, of every first word and of the first two words stays the same."""
     rng = random.Random(3)
     checked = 0
     for preset in list(game.presets)[:4]:
         for state, seat in positions(game, preset, seed=17, every=15 if game.id == "arkadia" else 5):
-            other = SCRAMBLE[game.id](state, seat, rng)
+            other = decide_scramble(game.id)(state, seat, rng)
             top = game.complete(state, seat, "")
             assert game.complete(other, seat, "") == top
             prefixes = {" ".join(t.split()[:k]) + " " for t in top.commands for k in (1, 2)}

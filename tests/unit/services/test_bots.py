@@ -15,14 +15,10 @@ from games import GAMES
 from games.contract import GameDef, Rejection, Seed
 from games.fold import replay
 from services.bots.policies import BOTS, GreedyBot, RandomBot
-from tests.unit.games.test_secrecy_arkadia import _scramble as scramble_arkadia
-from tests.unit.games.test_secrecy_ora_et_labora import _scramble as scramble_ora_et_labora
-from tests.unit.games.test_secrecy_seven_wonders import _scramble as scramble_seven_wonders
-from tests.unit.games.test_secrecy_seven_wonders_duel import _scramble as scramble_duel
+from tests.unit.games.hooks import HOOKS
 
 PRESET = {"seven_wonders": "3p", "seven_wonders_duel": "2p", "arkadia": "3p", "ora_et_labora": "3p_short_france"}
-SCRAMBLE = {"seven_wonders": scramble_seven_wonders, "seven_wonders_duel": scramble_duel,
-            "arkadia": scramble_arkadia, "ora_et_labora": scramble_ora_et_labora}
+SCRAMBLE = {g: h.scramble for g, h in HOOKS.items()}
 
 
 def play(game: GameDef, preset: str, seed: bytes, kinds: list[type], check_legal: bool = False):
@@ -184,5 +180,5 @@ def test_arkadia_gain_runs_on_the_seats_own_picture_of_the_game() -> None:
     state = replay(game, game.setup(game.presets["4p"], Seed(b"picture")))
     rng = random.Random(4)
     for seat in range(4):
-        assert seen_by(state, seat) == seen_by(scramble_arkadia(state, seat, rng), seat)
+        assert seen_by(state, seat) == seen_by(SCRAMBLE["arkadia"](state, seat, rng), seat)
         assert seen_by(state, seat).screens[seat] == state.screens[seat]
