@@ -10,7 +10,7 @@ kind of commands, one game's commands one after another.
 
 (1) Closed loop: CONCURRENCY games in flight, each sending its next command as soon as the
     last one's outcome came: commands/s and p50/p99 of publish → outcome, through the
-    gateway (POST /games/{id}/commands, httpx with keep-alive) and direct (services.client
+    gateway (POST /games/{id}/commands, aiohttp with keep-alive) and direct (services.client
     on the command stream), ROUNDS times each, alternately (the machine's speed drifts).
     CPU a command: the process CPU time (psutil) of `up` plus the gateway, and of `up` plus
     the direct client (this process, which does nothing else then), over each round.
@@ -45,6 +45,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import httpx
 import msgspec
 import psutil
@@ -161,13 +162,17 @@ async def open_games(client: Client, store: EventStore, n: int, tag: str) -> lis
 Send = Callable[[Script], Awaitable[None]]
 
 
-def gateway_sender(http: httpx.AsyncClient) -> Send:
+def gateway_sender(http: aiohttp.ClientSession) -> Send:
+    """Commands over HTTP with aiohttp: httpx, the bench's client before, spent ~2.9 ms of this
+    process's CPU a command at 32 in flight (aiohttp ~0.17 ms), which capped the gateway's
+    closed loop near 150 commands/s while the gateway idled (bench/RESULTS.md)."""
     async def send(s: Script) -> None:
         seat, _, body = s.moves[s.next]
-        res = await http.post(f"/games/{s.game_id}/commands", json={"command": body},
-                              headers={"Authorization": f"Bearer {s.tokens[seat]}"})
-        if res.status_code != 200:
-            raise RuntimeError(f"the gateway refused a scripted command: {res.text}")
+        async with http.post(f"/games/{s.game_id}/commands", json={"command": body},
+                             headers={"Authorization": f"Bearer {s.tokens[seat]}"}) as res:
+            text = await res.text()
+            if res.status != 200:
+                raise RuntimeError(f"the gateway refused a scripted command: {text}")
         s.next += 1
     return send
 
@@ -394,9 +399,10 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
         console.print(f"machine: a Python loop step takes {python_speed():.0f} ns (best of 3); "
                       "a 2-core machine shared with other work: compare within a run")
         per_game = 70  # a Duel game is 60-80 commands
-        async with Client(r, timeout=30) as client, httpx.AsyncClient(
-                base_url=stack.base, timeout=30,  # idle connections let go before uvicorn's 5 s keep-alive ends them
-                limits=httpx.Limits(max_connections=concurrency, keepalive_expiry=2.0)) as http:
+        async with Client(r, timeout=30) as client, aiohttp.ClientSession(
+                base_url=stack.base, timeout=aiohttp.ClientTimeout(total=30),
+                # idle connections let go before uvicorn's 5 s keep-alive ends them
+                connector=aiohttp.TCPConnector(limit=concurrency, keepalive_timeout=2.0)) as http:
             paths = {"gateway": gateway_sender(http), "direct": direct_sender(client)}
             closed: dict[str, list[Round]] = {"gateway": [], "direct": []}
             half: dict[str, list[Round]] = {"gateway": [], "direct": []}
