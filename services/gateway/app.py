@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 
 from litestar import Litestar
@@ -49,6 +50,11 @@ def create_app(settings: Settings, url: str) -> Litestar:
                 gw = app.state.gateway = Gateway(settings=settings, redis=r, store=store, client=c,
                                                  tables=Tables(store), notices=notices,
                                                  positions=Positions(store, notices))
+                # What is built by now (modules, the games' registries, the app) lives as long as the
+                # process: frozen, a full collection no longer walks it (it took ~150 ms here and
+                # stalled every socket's delivery; bench/RESULTS.md, gateway fan-out)
+                gc.collect()
+                gc.freeze()
                 stop = asyncio.Event()
                 workers = [asyncio.create_task(BotWorker(gw).run(stop)), asyncio.create_task(gw.notices.run(stop))]
                 try:
