@@ -68,6 +68,7 @@ async def _play(http: httpx.AsyncClient, gid: str, tokens: list[str], told: list
 
 async def test_gateway_players_across_a_master_kill(tmp_path) -> None:
     cluster = Cluster(tmp_path / "cluster", node_timeout_ms=1500).start()
+    cluster.wait_replicated()  # every master's replica in sync before play (the test lags one)
     d = Deployment(cluster.url, logs=tmp_path)
     env = {"REDIS_URL": cluster.url, "SHARDS": str(SHARDS), "TABLESTREAM_CLAIM_IDLE_MS": "1000",
            "TABLESTREAM_WAIT_REPLICAS": "1", "TABLESTREAM_WAIT_TIMEOUT_MS": "10000"}
