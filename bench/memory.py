@@ -253,7 +253,7 @@ async def _footprint(r: aioredis.Redis, game_id: str) -> int:
     total = 0
     store = EventStore(r)
     envs = await store.read(game_id)
-    names = [keys.log(0, game_id), *[k async for k in r.scan_iter(match=f"view:{{0}}:{game_id}:*")],
+    names = [keys.log(0, game_id), *[k async for k in r.scan_iter(match=keys.game_views_pattern(0, game_id))],
              *{keys.done(0, e.command_id) for e in envs}]
     for k in names:
         total += int(await r.memory_usage(k) or 0)

@@ -5,7 +5,7 @@
 Seeds `games` whole 7 Wonders games through the real path (the referee drains a backlog of
 legal commands, `bench.run.referee_drain`; a projector then catches up with the feed, so
 the live checkpoint is at its end as in a running deployment), then, `rounds` times, times
-the functions the two verbs run (`services.projector.runner.rebuild`, then
+the functions the two verbs run (`services.projector.rebuild.rebuild`, then
 `services.verify.verify_games` over every game) from the logs in Redis to the stored
 projections and the findings: events/s = events in the logs / wall seconds. With `--cli`
 it also times the verbs themselves in a process of their own (Python's start and imports
@@ -34,7 +34,8 @@ import redis.asyncio as aioredis
 from bench.run import _start_server, python_speed, referee_drain
 from events import keys
 from events.store import EventStore
-from services.projector.runner import Projector, rebuild
+from services.projector.rebuild import rebuild
+from services.projector.runner import Projector
 from services.verify import all_game_ids, verify_games
 
 

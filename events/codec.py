@@ -182,15 +182,10 @@ def decode_outcome(data: bytes) -> Outcome:
     return _outcome_decoder.decode(data)
 
 
-_outcomes_encoder = msgspec.json.Encoder()
 _outcomes_decoder = msgspec.json.Decoder(list[Outcome])
 
 
-def encode_outcomes(outcomes: list[Outcome]) -> bytes:
-    """JSON list of outcomes: one reply entry carries every outcome of a batch for one client."""
-    return _outcomes_encoder.encode(outcomes)
-
-
 def decode_outcomes(data: bytes) -> list[Outcome]:
-    """The outcomes encoded by `encode_outcomes`."""
+    """A reply entry's JSON list of outcomes: every outcome of a batch for one client, as
+    events/append.lua writes it."""
     return _outcomes_decoder.decode(data)

@@ -78,6 +78,11 @@ def games(s: int) -> str:
     return f"games:{{{s}}}"
 
 
+def games_pattern() -> str:
+    """SCAN pattern of the games set of every shard."""
+    return "games:{*}"
+
+
 def rejections(s: int) -> str:
     """Bounded audit stream of the commands refused on shard `s`."""
     return f"rej:{{{s}}}"
@@ -103,6 +108,12 @@ def view(s: int, game_id: str, seat: Seat | None) -> str:
 def views_pattern(s: int) -> str:
     """SCAN pattern of every view key of shard `s`."""
     return f"view:{{{s}}}:*"
+
+
+def game_views_pattern(s: int, game_id: str) -> str:
+    """SCAN pattern of every view key of one game (glob characters in its id escaped)."""
+    escaped = "".join("\\" + c if c in "*?[]\\" else c for c in game_id)
+    return f"view:{{{s}}}:{escaped}:*"
 
 
 def game_of_view(key: str) -> str:

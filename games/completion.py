@@ -76,13 +76,6 @@ def norm(text: str) -> str:
     return " ".join(text.lower().replace("_", " ").split())
 
 
-def legal_texts(game: GameDef, state: Any, seat: int) -> list[str]:
-    """Every candidate command of `seat` that `decide` accepts, in canonical notation, in
-    the game's order (all of them: `complete` decides only what it lists)."""
-    t = _table(game, state, seat)
-    return [text for i, text in enumerate(t.texts) if t.ok(i)]
-
-
 def complete(game: GameDef, state: Any, seat: int, prefix: str, limit: int = LIMIT) -> Completion:
     """The words and (up to `limit`) complete commands a partial command of `seat` leads
     to now. A word is offered only if a command `decide` accepts follows it; candidates

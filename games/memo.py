@@ -1,12 +1,10 @@
 """A bounded memo that never pauses: the oldest entry leaves as each new one comes in.
 
-A rules memo that is emptied whole when it fills (`dict.clear()` at a limit) frees all of
-its values at once: 7 Wonders' 8,192 city productions took 4.9 ms to free, a pause in the
-middle of one command every 1.6 s at 13k commands/s (the latency p99 of `tablestream
-bench` counted them). Here each insertion past the limit frees one entry. The dictionary
-under it still compacts now and then, as every dict with deletions does, at a cost that
-grows with its size (about 0.7 ms at 16,384 entries, 2.5 ms at 65,536, measured), so
-memos on a referee's path are kept at 16,384 entries or fewer (`MAX_ENTRIES`).
+A memo emptied whole when it fills frees all of its values inside one command, a pause
+the referee's latency p99 shows; here each insertion past the limit frees one entry. A
+dictionary with deletions still compacts now and then, at a cost growing with its size,
+so memos on a referee's path stay at `MAX_ENTRIES` or fewer (figures: bench/RESULTS.md,
+"7 Wonders' production memo emptied whole when full").
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ V = TypeVar("V")
 
 MAX_ENTRIES = 1 << 14
 """The largest memo (and `functools.lru_cache`) a game keeps on the referee's path: an
-lru_cache at capacity also compacts its dictionary now and then (0.7 ms at this size)."""
+lru_cache at capacity also compacts its dictionary now and then."""
 
 
 class Memo(OrderedDict[K, V]):

@@ -39,7 +39,7 @@ async def check_shards(r: aioredis.Redis, shards: int) -> None:
 
     recorded = await r.get(keys.shards())
     if recorded is None:
-        async for key in r.scan_iter(match="games:{*}", count=1000):
+        async for key in r.scan_iter(match=keys.games_pattern(), count=1000):
             name = key.decode() if isinstance(key, bytes) else key
             inner = name[name.index("{") + 1:name.index("}")]
             if inner.isdigit() and int(inner) >= shards:

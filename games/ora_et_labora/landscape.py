@@ -22,7 +22,6 @@ Card = Literal["", "forest", "moor"]
 DistrictSide = Literal["hills", "plains"]
 PlotSide = Literal["coast", "mountain"]
 
-CENTRAL = range(0, 5)
 WATER_COL, COAST_COL, HILL_COL, MOUNTAIN_COL = -2, -1, 5, 6
 DEFAULT_TERRAINS = ("coast", "plains", "hillside")  # §3: where most buildings may stand
 

@@ -23,10 +23,8 @@ MANUFACTURED = "GLP"
 COLORS = ("brown", "grey", "blue", "green", "yellow", "red", "purple")
 SYMBOLS = ("compass", "gear", "tablet")
 COUNTABLE = COLORS + ("wonder_stages", "defeat_tokens")
-CITIES = ("self", "left", "right")
 
 Vec = tuple[int, int, int, int, int, int, int]
-ZERO: Vec = (0, 0, 0, 0, 0, 0, 0)
 
 
 class _Effect(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", forbid_unknown_fields=True):
@@ -178,8 +176,6 @@ class _WonderFile(msgspec.Struct, forbid_unknown_fields=True):
     source: str
     schema: str
     wonders: list[Wonder]
-
-
 
 
 def slug(name: str) -> str:

@@ -26,7 +26,6 @@ RESOURCES = ("wood", "clay", "stone", "glass", "papyrus")
 COLORS = ("brown", "grey", "blue", "green", "yellow", "red", "purple")
 SYMBOLS = ("armillary", "wheel", "sundial", "mortar", "plumb", "quill", "law")
 Vec = tuple[int, int, int, int, int]
-ZERO: Vec = (0, 0, 0, 0, 0)
 
 
 class _Effect(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True):
@@ -240,8 +239,6 @@ class _BoardFile(msgspec.Struct):
     military_track: dict
     military_track_ruling: str
     layouts: dict[str, list[Position]]
-
-
 
 
 class Spec(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -105,7 +105,7 @@ def projections_rebuild(data_dir: Optional[str] = DataDir) -> None:
 
 
 async def _rebuild(settings: Settings) -> None:
-    from services.projector.runner import rebuild  # imported here: the projector is only up's and rebuild's
+    from services.projector.rebuild import rebuild  # imported here: the projector is only up's and rebuild's
 
     async with runtime(settings) as rt:
         n = await rebuild(rt.redis, rt.store, settings.shards)

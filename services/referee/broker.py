@@ -1,13 +1,11 @@
 """The referee's FastStream broker: its subscribers' reads go on connections of their own.
 
 A referee's subscriber reads cmd:{s} once a batch (XREADGROUP), and below full load its
-batches are small, so the read's fixed cost counts: through redis-py's `execute_command` it
-cost 270-300 µs of CPU a read of 10 commands here against 125-160 µs on a held connection
-(alternating passes of 3,000 reads; `events.held` says where the difference goes), and at
-half load the latency's p50 went from 4.0 to 3.1 ms and its p99 from 15.1 to 11.8 ms
-(medians of ten alternating runs at 3.3k commands/s). The broker's client sends each
-stream's XREADGROUP on a connection held for that stream, and every other command as
-redis-py does. FastStream builds its client in its connection state, the hook its Cluster
+batches are small, so the read's fixed cost counts: on a connection held for the stream
+(`events.held`) it costs about half what redis-py's `execute_command` does, and the
+latency at half load is lower (figures: bench/RESULTS.md, the evening of 2026-12-01). The
+broker's client sends each stream's XREADGROUP on a connection held for that stream, and
+every other command as redis-py does. FastStream builds its client in its connection state, the hook its Cluster
 and Sentinel brokers override; this broker overrides it to build this client on the same
 pool.
 

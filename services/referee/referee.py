@@ -51,10 +51,8 @@ MAX_ROUNDS = 8
 """Conflict retries per batch before leaving a command pending for redelivery."""
 YIELD_EVERY_S = 0.00002
 """Deciding a batch gives the event loop a turn this often (seconds): in practice after
-every game (one game's commands take longer). The previous batch's append reply and
-outcomes wait for these turns; at half load, yielding every 0.5 ms instead put a
-millisecond or two on each of those round trips (traced: a batch's read-to-outcomes time
-10.2 ms then, 6.0 ms now; the p50 was lower in 7 of 10 paired runs)."""
+every game (one game's commands take longer), since the previous batch's append reply and
+outcomes wait for these turns (bench/RESULTS.md, "Docstring figures")."""
 
 
 def ms_clock() -> int:

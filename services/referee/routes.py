@@ -17,8 +17,6 @@ from events import keys
 from services import protocol
 from services.referee.referee import Referee
 
-Entries = list[tuple[bytes, dict[bytes, bytes]]]
-
 
 class _Stream(StreamSub):
     """A StreamSub that is its own unprefixed copy.

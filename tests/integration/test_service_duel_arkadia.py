@@ -43,7 +43,8 @@ from projections.audit import verify
 from projections.table import Table, advance, empty
 from services.bots.driver import Played, make_bots, play_game
 from services.client import Client
-from services.projector.runner import Projector, all_projections, load_views, rebuild
+from services.projector.rebuild import all_projections, rebuild
+from services.projector.runner import Projector, load_views
 
 duel = registry.get("seven_wonders_duel")
 ark = registry.get("arkadia")

@@ -23,7 +23,8 @@ from projections.audit import verify
 from projections.table import advance, empty
 from services.bots.driver import play_game
 from services.client import Client
-from services.projector.runner import Projector, all_projections, load_views, rebuild
+from services.projector.rebuild import all_projections, rebuild
+from services.projector.runner import Projector, load_views
 
 from games.seven_wonders import GAME as sw
 GAMES_PER_COUNT = int(os.environ.get("TS_GAMES", "1"))

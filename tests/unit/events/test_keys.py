@@ -82,6 +82,16 @@ def test_the_game_of_a_view_key() -> None:
         for seat in (None, 0, 6):
             assert keys.game_of_view(keys.view(2, g, seat)) == g
     assert keys.views_pattern(2) == "view:{2}:*" and keys.stats_pattern() == "stats:*"
+    assert keys.game_views_pattern(2, "g1") == "view:{2}:g1:*" and keys.games_pattern() == "games:{*}"
+
+
+def test_a_game_s_views_pattern_matches_its_views_only() -> None:
+    from fnmatch import fnmatchcase
+
+    pattern = keys.game_views_pattern(1, "g1")
+    assert all(fnmatchcase(keys.view(1, "g1", seat), pattern) for seat in (None, 0, 3))
+    assert not any(fnmatchcase(keys.view(s, g, 0), pattern) for s, g in ((1, "g10"), (1, "g"), (0, "g1")))
+    assert fnmatchcase(keys.games(7), keys.games_pattern()) and not fnmatchcase(keys.feed(7), keys.games_pattern())
 
 
 def test_game_id_syntax() -> None:
