@@ -11,7 +11,7 @@ it, and the referees' CPU (psutil, user+system) per command.
 `--compare wait`: rounds without WAIT and with TABLESTREAM_WAIT_REPLICAS=1, alternately
 (one referee). `--compare referees`: one referee and two, alternately (no WAIT). Each
 round starts its referees afresh and plays new games. The machine's state is printed with
-the figures: the Python loop's speed (bench.run.python_speed) and the load average.
+the figures: the Python loop's speed (bench.machine.python_speed) and the load average.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import psutil
 
-from bench.run import python_speed
+from bench.machine import python_speed
 from events import keys
 from events.store import EventStore
 from games.seven_wonders import GAME as sw
@@ -37,7 +37,7 @@ from services.redis_client import client as redis_client
 SHARDS = 16
 
 
-def _pct(values: list[int], q: float) -> float:
+def pct(values: list[int], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] / 1000 if values else float("nan")
 
@@ -92,7 +92,7 @@ async def one_round(url: str, referees: int, wait: int, games: int, logs: Path, 
             wall, cpu = time.perf_counter() - t0, _cpu(procs) - cpu0
         lat = [x for p in played for x in p.latencies_us]
         n = len(lat)
-        return {"commands": n, "per_s": n / wall, "p50_ms": _pct(lat, 0.5), "p99_ms": _pct(lat, 0.99),
+        return {"commands": n, "per_s": n / wall, "p50_ms": pct(lat, 0.5), "p99_ms": pct(lat, 0.99),
                 "cpu_us": cpu / n * 1e6, "rejected": sum(p.rejected for p in played)}
     finally:
         await r.aclose()

@@ -36,7 +36,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.logs import finished_log
-from bench.run import _free_port, _start_server
+from bench.machine import free_port, start_server
 from events import keys
 from events.meta import SeatPlayer
 from games import registry
@@ -98,7 +98,7 @@ async def write_rows(r: aioredis.Redis, rows: list[stats.GameRow], bare: bool = 
 
 
 def start_gateway(url: str) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "gateway", "--port", str(port)],
                             env={**os.environ, "REDIS_URL": url}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
@@ -124,7 +124,7 @@ def timed(http: httpx.Client, path: str, params: dict[str, str]) -> tuple[float,
 async def run(games: int, real: int, rounds: int) -> None:
     console = Console()
     with tempfile.TemporaryDirectory() as folder:
-        server, url = await _start_server(folder)
+        server, url = await start_server(folder)
         gateway = None
         try:
             started = time.perf_counter()

@@ -23,7 +23,8 @@ import time
 
 import redis.asyncio as aioredis
 
-from bench.run import _start_server, referee_drain
+from bench.machine import start_server
+from bench.run import referee_drain
 
 
 async def _serial(url: str, n: int) -> tuple[float, float]:
@@ -43,7 +44,7 @@ async def _serial(url: str, n: int) -> tuple[float, float]:
 
 async def main(pairs: int, commands: int, serial: int) -> None:
     folder = tempfile.mkdtemp(prefix="ts-fsync-")
-    proc, url = await _start_server(folder)
+    proc, url = await start_server(folder)
     r = aioredis.from_url(url)
     runs: dict[str, list[tuple[float, float, float]]] = {"everysec": [], "always": []}
     try:

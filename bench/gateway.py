@@ -57,7 +57,7 @@ from websockets.uri import parse_uri
 from rich.console import Console
 from rich.table import Table
 
-from bench.run import _free_port, _pct, _start_server, python_speed
+from bench.machine import free_port, pct, python_speed, start_server
 from events.envelope import Accepted
 from events.store import EventStore
 from games import registry
@@ -101,13 +101,13 @@ class Stack:
         self.redis_proc: subprocess.Popen | None = None
 
     async def start(self) -> None:
-        self.redis_proc, self.url = await _start_server(self.folder)
+        self.redis_proc, self.url = await start_server(self.folder)
         env = {**os.environ, "REDIS_URL": self.url, "TABLESTREAM_GATEWAY_RATE_ADDRESS": "off",
                "TABLESTREAM_GATEWAY_RATE_TOKEN": "off"}
         out = open(os.path.join(self.folder, "procs.out"), "w")
         self.up = subprocess.Popen([sys.executable, "-m", "services.cli", "up"], env=env, stdout=out,
                                    stderr=subprocess.STDOUT)
-        port = _free_port()
+        port = free_port()
         self.gateway = subprocess.Popen([sys.executable, "-m", "services.cli", "gateway", "--host", "127.0.0.1",
                                          "--port", str(port)], env=env, stdout=out, stderr=subprocess.STDOUT,
                                         cwd=self.gateway_src)
@@ -231,7 +231,7 @@ async def closed_loop(stack: Stack, send: Send, pool: Pool, commands: int, concu
         return lat, len(lat), time.perf_counter() - t0
 
     lat, n, wall, cpu_us, up_us = await _measured(stack, direct, run)
-    return Round(n / wall, _pct(lat, 0.5) * 1e3, _pct(lat, 0.99) * 1e3, cpu_us, up_us)
+    return Round(n / wall, pct(lat, 0.5) * 1e3, pct(lat, 0.99) * 1e3, cpu_us, up_us)
 
 
 async def open_loop(stack: Stack, send: Send, pool: Pool, rate: float, seconds: float, direct: bool) -> Round:
@@ -267,8 +267,8 @@ async def open_loop(stack: Stack, send: Send, pool: Pool, rate: float, seconds: 
         return lat, len(lat), time.perf_counter() - t0
 
     lat, n, wall, cpu_us, up_us = await _measured(stack, direct, run)
-    return Round(n / wall, _pct(lat, 0.5) * 1e3, _pct(lat, 0.99) * 1e3, cpu_us, up_us,
-                 late_p99=_pct(late, 0.99) * 1e3)
+    return Round(n / wall, pct(lat, 0.5) * 1e3, pct(lat, 0.99) * 1e3, cpu_us, up_us,
+                 late_p99=pct(late, 0.99) * 1e3)
 
 
 def _raise_fd_limit(need: int) -> None:
@@ -381,7 +381,7 @@ async def fan_out(stack: Stack, client: Client, store: EventStore, sockets: int,
         c.transport.close()
     return FanOut(delays=[(g[seq] - t) * 1e3 for g in got for seq, t in published.items() if seq in g],
                   complete=sum(all(seq in g for seq in published) for g in got), opened=len(conns),
-                  spread=_pct([x * 1e3 for x in spread], 0.5), gateway_us=gw_us, clients_us=me_us)
+                  spread=pct([x * 1e3 for x in spread], 0.5), gateway_us=gw_us, clients_us=me_us)
 
 
 def _med(rounds: list[Round], field: str) -> float:
@@ -429,7 +429,7 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
             if parts in ("all", "fanout"):
                 fan = await fan_out(stack, client, store, sockets, updates, 0.1)
                 console.print(f"  fan-out: {fan.complete} of {fan.opened} sockets got all {updates} updates; delivery "
-                              f"p50 {_pct(fan.delays, 0.5):.1f}, p99 {_pct(fan.delays, 0.99):.1f}, max "
+                              f"p50 {pct(fan.delays, 0.5):.1f}, p99 {pct(fan.delays, 0.99):.1f}, max "
                               f"{max(fan.delays, default=0):.1f} ms; first to last socket {fan.spread:.1f} ms (median); "
                               f"CPU a delivered message: the gateway {fan.gateway_us:.0f} µs, the receiving clients "
                               f"{fan.clients_us:.0f} µs")
@@ -453,8 +453,8 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
         row("p50 / p99 at half load (ms)", half, "{1:.2f} / {2:.2f}", "p99 < 15")
         if parts == "all":
             t.add_row(f"fan-out: sockets with all {updates} updates", f"{fan.complete} of {fan.opened}", "", f"{sockets}")
-            t.add_row("fan-out delivery p50 / p99 / max (ms)", f"{_pct(fan.delays, 0.5):.1f} / "
-                      f"{_pct(fan.delays, 0.99):.1f} / {max(fan.delays, default=0):.1f}", "", "p99 < 50")
+            t.add_row("fan-out delivery p50 / p99 / max (ms)", f"{pct(fan.delays, 0.5):.1f} / "
+                      f"{pct(fan.delays, 0.99):.1f} / {max(fan.delays, default=0):.1f}", "", "p99 < 50")
         console.print(t)
     finally:
         await r.aclose()

@@ -41,7 +41,7 @@ from pathlib import Path
 import msgspec
 import redis.asyncio as aioredis
 
-from bench.run import _start_server
+from bench.machine import start_server
 from events import keys
 from events.envelope import Accepted, CommandEnvelope
 from events.store import EventStore
@@ -154,7 +154,7 @@ async def _until(check, timeout: float = 600.0) -> None:
 
 async def main(commands: int, games: int, game_name: str, preset: str) -> None:
     folder = tempfile.mkdtemp(prefix="ts-memory-")
-    proc, url = await _start_server(folder)
+    proc, url = await start_server(folder)
     r = aioredis.from_url(url)
     await r.config_set("appendonly", "no")
     settings = Settings(redis_url=url, consumer=unique_consumer("mem"), poll_ms=20, **RETENTION)  # type: ignore[arg-type]

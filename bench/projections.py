@@ -31,7 +31,8 @@ import time
 
 import redis.asyncio as aioredis
 
-from bench.run import _start_server, python_speed, referee_drain
+from bench.machine import python_speed, start_server
+from bench.run import referee_drain
 from events import keys
 from events.store import EventStore
 from services.projector.rebuild import rebuild
@@ -95,7 +96,7 @@ async def main(games: int, players: int, rounds: int, url: str | None, cli: bool
     folder = proc = None
     if url is None:
         folder = tempfile.mkdtemp(prefix="ts-bench-proj-")
-        proc, url = await _start_server(folder)
+        proc, url = await start_server(folder)
     try:
         print(f"machine: a Python loop step takes {python_speed():.0f} ns (best of 3; compare runs and "
               "machines with it)")

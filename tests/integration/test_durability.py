@@ -17,7 +17,7 @@ from services.config import Settings, unique_consumer
 from services.referee.app import RefereeService
 
 from games.seven_wonders import GAME as sw
-from bench.run import _server_binary
+from bench.machine import server_binary
 from tests.integration.support_redis import CONF, free_port as _free_port, start_redis as _start
 
 
@@ -63,7 +63,7 @@ START = CONF.parent / "start-redis.sh"
 
 async def _start_deployed(tmp, port: int) -> subprocess.Popen:
     """Redis started by the deployment procedure (deploy/start-redis.sh), once it answers."""
-    env = {**os.environ, "REDIS_SERVER": _server_binary()}
+    env = {**os.environ, "REDIS_SERVER": server_binary()}
     p = subprocess.Popen([str(START), str(tmp), "--port", str(port), "--bind", "127.0.0.1"], env=env,
                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     c = aioredis.from_url(f"redis://127.0.0.1:{port}/0")
@@ -110,7 +110,7 @@ async def test_an_aof_cut_inside_a_script_block_never_loads_half_of_it(tmp_path)
     assert data.count(b"k1", multi) == 1 and data.index(b"k2", multi) < end
     incr.write_bytes(data[:data.index(b"k3", multi) - 4])
     # The server alone (deploy/redis.conf) refuses the torn file instead of loading it.
-    plain = subprocess.Popen([_server_binary(), str(CONF), "--port", str(port), "--dir", str(tmp_path),
+    plain = subprocess.Popen([server_binary(), str(CONF), "--port", str(port), "--dir", str(tmp_path),
                               "--bind", "127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         refused = plain.wait(20) != 0

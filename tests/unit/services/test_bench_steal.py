@@ -1,7 +1,7 @@
 """The bench's steal-time figure (README "Service benchmark"): the share of each CPU's time
 the host (hypervisor) took, from two readings of /proc/stat."""
 
-from bench.run import cpu_ticks, steal_share
+from bench.machine import cpu_ticks, steal_share
 
 BEFORE = """cpu  300 0 60 900 10 0 5 40 0 0
 cpu0 100 0 20 400 5 0 2 10 0 0
