@@ -47,17 +47,23 @@ class HeldConnection:
             return NOT_SENT
         self._busy = True
         try:
-            if self._conn is None:
-                conn = await pool.get_connection()
-                self._timeout = conn.socket_timeout
-                conn.socket_timeout = None
-                self._conn = conn
+            conn = await self._held(pool)
             limit = None if self._timeout is None else self._timeout + extra_s
-            return await on_one_connection(self._conn, commands, limit)
+            return await on_one_connection(conn, commands, limit)
         except (RedisConnectionError, RedisTimeoutError, TimeoutError):
             return NOT_SENT
         finally:
             self._busy = False
+
+    async def _held(self, pool: Any) -> Any:
+        """The held connection, taken from `pool` on first use. Its socket timeout (redis-py
+        8: 5 s) is kept over each whole call, as one timer, instead of per read."""
+        if self._conn is None:
+            conn = await pool.get_connection()
+            self._timeout = conn.socket_timeout
+            conn.socket_timeout = None
+            self._conn = conn
+        return self._conn
 
     def __init__(self, redis: Any) -> None:
         self._pool = getattr(redis, "connection_pool", None)
@@ -73,13 +79,7 @@ class HeldConnection:
             return NOT_SENT
         self._busy = True
         try:
-            if self._conn is None:
-                conn = await pool.get_connection()
-                # Its socket timeout (redis-py 8: 5 s) is kept over the whole call, as one timer.
-                self._timeout = conn.socket_timeout
-                conn.socket_timeout = None
-                self._conn = conn
-            conn = self._conn
+            conn = await self._held(pool)
             limit = None if self._timeout is None else self._timeout + extra_s
             async with asyncio.timeout(limit):
                 # Packed by hiredis (C) rather than redis-py's Python packer: the same bytes.

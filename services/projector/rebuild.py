@@ -120,18 +120,8 @@ async def _sweep(redis: aioredis.Redis, candidates: list[tuple[bytes, str, list[
 
 async def _rebuild_one_by_one(redis: aioredis.Redis, store: EventStore, shards: int,
                   failed: dict[str, str] | None = None) -> int:
-    """`rebuild` on a Redis Cluster, game by game (a pipeline there spans slots).
-
-    Rebuild every projection from the logs alone (the live projector may keep running);
-    the number of games rebuilt.
-
-    Game by game, the log is folded beside the stored projections and the game's views and
-    statistics row are swapped in by one script call (`swap_in`): a reader sees the old
-    document or the new one, never none (the rebuild used to delete every view first).
-    Views and rows of games that have no log are swept afterwards. A game whose log cannot
-    be folded is left as it is, quarantined and named in `failed` (game id -> reason); a
-    quarantined game that folds now leaves the quarantine.
-    """
+    """`rebuild` on a Redis Cluster: the same promises, game by game (a pipeline there would
+    span slots), each swapped in by its own `swap_in` script call."""
     orphan = redis.register_script(_ORPHAN)
     count = 0
     for s in range(shards):
