@@ -46,7 +46,8 @@ from redis.connection import parse_url
 from rich.console import Console
 from rich.table import Table
 
-from bench.machine import cpu_ticks, pct, pin, python_speed, start_server, steal_share, steal_text
+from bench.machine import pin as pin_to
+from bench.machine import cpu_ticks, pct, python_speed, start_server, steal_share, steal_text
 from events import keys
 from events.codec import decode_outcomes
 from events.envelope import Accepted, CommandEnvelope, Rejected
@@ -322,7 +323,7 @@ async def latency_at(url: str, rate: float, games: int, players: int, seconds: f
     env = {**os.environ, "REDIS_URL": url, "TABLESTREAM_CONSUMER": consumer}
     proc = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--no-projector"], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    pin(proc.pid, referee_cpus)
+    pin_to(proc.pid, referee_cpus)
     r = aioredis.from_url(url)
     try:
         for _ in range(400):
@@ -436,8 +437,8 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
     mine = os.sched_getaffinity(0) if pinned else None
     redis_cpu, referee_cpu = (sorted(mine)[:2] if mine else (0, 0))
     if pinned:
-        pin(proc.pid, {redis_cpu})
-        pin(0, {referee_cpu})
+        pin_to(proc.pid, {redis_cpu})
+        pin_to(0, {referee_cpu})
     try:
         console.print(f"machine: a Python loop step takes {python_speed():.0f} ns (best of 3; compare runs "
                       "and machines with it)")
@@ -465,11 +466,11 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
                       f"({med('redis_busy'):.0%} busy); "
                       f"{steal_text(_median_steal(drains), 'of the CPUs during a drain (medians)')}")
         if pinned:
-            pin(0, {redis_cpu})
+            pin_to(0, {redis_cpu})
         lat = await latency_at(url, ref / 2, games, players, latency_seconds,
                                referee_cpus={referee_cpu} if pinned else None)
         if pinned:
-            pin(0, {referee_cpu})
+            pin_to(0, {referee_cpu})
         p50, p99 = lat.p50, lat.p99
         console.print(f"(c) latency at {lat.offered:,.0f} commands/s offered: p50 {p50:.2f} ms, p99 {p99:.2f} ms; "
                       f"command entry → reply entry p50 {lat.inside_p50} ms, p99 {lat.inside_p99} ms (Redis's "
@@ -504,7 +505,7 @@ async def main(settings: Settings, *, games: int, commands: int, players: int, a
             t.add_row("AOF everysec / AOF off (medians)", f"{on / off:.0%}", "≥ 90%")
         console.print(t)
     finally:
-        pin(0, mine)
+        pin_to(0, mine)
         proc.kill()  # the data is thrown away: no need for a clean AOF flush
         proc.wait(10)
         shutil.rmtree(folder, ignore_errors=True)
