@@ -104,12 +104,15 @@ def test_play_at_80_columns_shows_whole_ids_moving_progress_and_the_views_names(
     words the views use ("Alexandria", not "alexandria"), in play and in stats."""
     data = tmp_path / "ts"
     tty = {"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1", "COLUMNS": "80", "NO_COLOR": "1"}
-    out = ANSI.sub("", ts("play", "--preset", "3p_edifice", "--games", "2", data=data, env_extra=tty).stdout)
-    assert "2 games of seven_wonders, 3 players, edifice" in out, out[-2000:]
+    # 6 games, 2 at a time: play lasts several of the bar's refreshes (2 games at once could end
+    # within one on a fast moment of the machine, leaving no frame of games in flight)
+    out = ANSI.sub("", ts("play", "--preset", "3p_edifice", "--games", "6", "--concurrency", "2",
+                          data=data, env_extra=tty).stdout)
+    assert "6 games of seven_wonders, 3 players, edifice" in out, out[-2000:]
     ids = re.findall(r"^ok\s+(\S+)", ts("verify", "--all", data=data).stdout, re.M)
-    assert len(ids) == 2 and all(i in out for i in ids), (ids, out[-2000:])
-    frames = re.findall(r"0/2 games, (\d+) in play, ([\d,]+) commands", out)
-    assert any(int(playing) > 0 and 0 < int(n.replace(",", "")) for playing, n in frames), frames
+    assert len(ids) == 6 and all(i in out for i in ids), (ids, out[-2000:])
+    frames = re.findall(r"(\d)/6 games, (\d+) in play, ([\d,]+) commands", out)
+    assert any(int(done) < 6 and int(playing) > 0 and 0 < int(n.replace(",", "")) for done, playing, n in frames), frames
     boards = {"Rhodes", "Alexandria", "Ephesus", "Babylon", "Olympia", "Halicarnassus", "Giza"}
     played = re.findall(r" as ([A-Za-z]+)", out)
     assert played and set(played) <= boards, played
