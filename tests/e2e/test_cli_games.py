@@ -11,7 +11,7 @@ import re
 
 from tests.e2e.test_cli import ts
 
-VICTORIES = {"military", "scientific", "civilian"}
+VICTORIES = {"military", "science", "civilian"}  # games/seven_wonders_duel/events.py Victory
 
 
 def test_play_verify_replay_stats_duel_and_arkadia(tmp_path):

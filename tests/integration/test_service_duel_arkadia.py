@@ -51,7 +51,7 @@ ark = registry.get("arkadia")
 oel = registry.get("ora_et_labora")
 DUEL_GAMES = int(os.environ.get("TS_DUEL_GAMES", "4"))
 ARK_GAMES = int(os.environ.get("TS_ARK_GAMES", "1"))
-VICTORIES = {"military", "scientific", "civilian"}
+VICTORIES = {"military", "science", "civilian"}  # games/seven_wonders_duel/events.py Victory
 
 
 # ---------------------------------------------------------------------------- hidden information
