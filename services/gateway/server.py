@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import socket
 import sys
 from typing import Any
@@ -42,6 +43,10 @@ def ws_protocol(sndbuf: int) -> Any:
     return BoundedSend
 
 
+def _stopped(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
+
+
 def serve(settings: Settings, host: str, port: int, loop: str = "uvloop") -> int:
     """Run until SIGINT/SIGTERM; 0 after a clean stop, 4 if it could not start (Redis down,
     the port taken). A shard count other than the deployment's raises ShardMismatch."""
@@ -54,6 +59,11 @@ def serve(settings: Settings, host: str, port: int, loop: str = "uvloop") -> int
                                 ws=ws_protocol(settings.gateway_ws_sndbuf), access_log=False, log_level="warning",
                                 server_header=False)
         server = uvicorn.Server(config)
+        # uvicorn re-raises a SIGTERM or SIGINT it caught once it has shut down (the process
+        # would end by the signal, -15, or with KeyboardInterrupt's traceback); with these
+        # handlers in place that re-raise ends it with status 0.
+        signal.signal(signal.SIGTERM, _stopped)
+        signal.signal(signal.SIGINT, _stopped)
         print(f"tablestream gateway: http://{host}:{port} on {settings.shards} shard(s)", file=sys.stderr, flush=True)
         server.run()
         return 0 if server.started else 4

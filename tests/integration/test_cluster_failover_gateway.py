@@ -131,6 +131,5 @@ async def test_gateway_players_across_a_master_kill(tmp_path) -> None:
             await r.aclose()
         d.stop()
         cluster.stop()
-    # (The gateway process ends by SIGTERM's default action, -15, failover or not.)
-    for name, p in zip(("referee", "projector"), d.procs):
+    for name, p in zip(("referee", "projector", "gateway0"), d.procs):
         assert p.returncode == 0, (name, (tmp_path / f"{name}.out").read_text()[-3000:])

@@ -61,3 +61,17 @@ def test_up_gateway_port_taken_stops_up(tmp_path) -> None:
         code = up.wait(START_S)
     assert code != 0
     assert "the gateway stopped" in (tmp_path / "up.out").read_text()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_the_gateway_stopped_by_a_signal_exits_0(tmp_path, sig) -> None:
+    """A service manager's stop (SIGTERM) or Ctrl-C (SIGINT) is a clean stop: status 0 and no
+    traceback after uvicorn's shutdown (uvicorn re-raises the signal it caught, which ended
+    the process by the signal, -15, or with KeyboardInterrupt)."""
+    d = Deployment(flushed_db(), logs=tmp_path)
+    d.start_gateway()
+    gw = d.procs[-1]
+    gw.send_signal(sig)
+    out = tmp_path / "gateway0.out"
+    assert gw.wait(30) == 0, out.read_text()
+    assert "Traceback" not in out.read_text(), out.read_text()
