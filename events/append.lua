@@ -1,6 +1,6 @@
 -- Tablestream's atomic append: a batch of commands of one shard, judged in order.
 -- Plain EVALSHA Lua (no Functions, no Redis 7-only options): runs on Redis 6.2 and 7.x.
--- Callers: events/store.py only. Layout and guarantees: events/README.md.
+-- Callers: events/store/appends.py only. Layout and guarantees: events/README.md.
 --
 -- KEYS: [1] feed:{s}  [2] games:{s}  [3] cmd:{s}  [4] rej:{s}  [5] dlq:{s} (or absent)
 -- ARGV: [1] feed MAXLEN ~ (0 = never trim)  [2] done-key TTL in seconds (0 = keep)
@@ -112,7 +112,7 @@ local function write(log, entry)
   end
 end
 
-local FPLEN = 16  -- events.store.FINGERPRINT_LEN
+local FPLEN = 16  -- events.store.items.FINGERPRINT_LEN
 
 -- The record's answer if it was written for this fingerprint (or fp is ""), else false.
 -- A record headed by `exact` (the fingerprint of the command's exact bytes, as records were

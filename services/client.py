@@ -33,7 +33,7 @@ from events import keys
 from events.codec import decode_outcomes
 from events.envelope import CommandEnvelope, Outcome, Rejected
 from events.meta import SeatPlayer
-from events.store import out_of_memory
+from events.store.items import out_of_memory
 from games.contract import GameDef, Rejection
 from services import protocol
 from services.reconnect import LOST, Backoff, retrying

@@ -12,7 +12,7 @@ from rich.measure import Measurement
 from rich.table import Table as RichTable
 
 from events import keys
-from events.store import entry_order
+from events.store.reads import entry_order
 from games.contract import GameDef
 from games.words import count
 from projections.stats import table_setup

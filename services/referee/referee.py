@@ -34,7 +34,8 @@ import redis.asyncio as aioredis
 from events import keys
 from events.codec import accepted_prefix, encode_outcome
 from events.envelope import Accepted, Envelope, Rejected
-from events.store import AppendItem, EventStore, Landing, Retention, out_of_memory
+from events.store import EventStore
+from events.store.items import AppendItem, Landing, Retention, out_of_memory
 from projections.table import advance, empty
 from services import protocol
 from services.config import Settings

@@ -34,7 +34,8 @@ from events.codec import (
 )
 from events.envelope import Accepted, Envelope, Rejected
 from events.meta import SeedRevealed
-from events.store import AppendItem, AppendResult, EventStore, Landing
+from events.store import EventStore
+from events.store.items import AppendItem, AppendResult, Landing
 
 pytestmark = pytest.mark.integration
 

@@ -256,10 +256,10 @@ def test_the_append_scripts_values_follow_the_entry_order() -> None:
     tests/integration/test_store.py)."""
     from events.chain import GENESIS, link
     from events.codec import FIELDS
-    from events.store import _fields
+    from events.store.items import whole_fields
 
     env = link(GENESIS, game_id="g", game_type="t", seq=1, type="x", v=1, time=5, command_id="c",
                seat=-1, data=b'{"a":1}')
-    got = _fields(env)
+    got = whole_fields(env)
     assert got == [env.data.decode() if name == "data" else getattr(env, name) for name in FIELDS]
     assert envelope_from_fields({ENTRY: msgspec.msgpack.encode(got)}) == env
