@@ -165,6 +165,8 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
         raise Exit(USAGE, "--at is a log position, 1 or more (1: the game's opening)")
     async with runtime(settings) as rt:
         game, envs = await game_of(rt, game_id)
+        if at > envs[-1].seq:  # a typo'd position should not silently become "the end"
+            raise Exit(USAGE, f"--at {at} is past the log's end (seq {envs[-1].seq})")
         at = command_end(envs, at)  # never fork inside a command: that state is no game position
         if game.result(advance(empty(game_id, game), [e for e in envs if e.seq <= at]).state) is not None:
             raise Exit(USAGE, f"the game is over at seq {at}: fork it at an earlier position")

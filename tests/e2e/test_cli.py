@@ -34,8 +34,11 @@ def test_readme_play_then_verify_replay_export_import_fork_script(tmp_path):
     verified = ts("verify", "--all", data=data).stdout
     assert f"{games} of {games} games verified" in verified
     finished = re.search(r"^ok\s+(\S+)", verified, re.M).group(1)  # type: ignore[union-attr]
-    late = ts("fork", finished, "--at", "99999", data=data, check=False)  # a finished copy that would never verify
-    assert late.returncode == 2 and "is over" in late.stderr
+    past = ts("fork", finished, "--at", "99999", data=data, check=False)  # past the end: named, not "the end"
+    end = re.search(r"past the log's end \(seq (\d+)\)", past.stderr)
+    assert past.returncode == 2 and end, past.stderr
+    late = ts("fork", finished, "--at", end.group(1), data=data, check=False)  # a finished copy that would never verify
+    assert late.returncode == 2 and "is over" in late.stderr, late.stderr
     # every game is in the statistics as soon as `play` has ended
     stats = json.loads(ts("stats", "--json", data=data).stdout)
     assert stats["games"] == games and stats["setups"] == {"5 players": games}

@@ -65,6 +65,8 @@ def test_game_ids_have_a_syntax_and_fork_onto_an_existing_id_says_so(tmp_path):
     for bad in ("a}b", "y" * 101):
         _one_line_usage_error(ts("fork", gid, "--at", "1", "--id", bad, data=data, check=False),
                               says="game id must be 1-100 characters")
+    _one_line_usage_error(ts("fork", gid, "--at", "999", data=data, check=False),
+                          says="--at 999 is past the log's end (seq ")
     taken = ts("fork", gid, "--at", "1", "--id", gid, data=data, check=False)
     assert taken.returncode == 1 and f"game '{gid}' already exists" in taken.stderr, taken.stderr
     # a fork's default id stays within the syntax however long the forked id is
