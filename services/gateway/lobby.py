@@ -13,6 +13,7 @@ commands. Hashes only for the host and the players.
 from __future__ import annotations
 
 import asyncio
+import secrets
 from typing import Any
 
 import msgspec
@@ -290,8 +291,12 @@ async def _start_if_full(request: Request, game_id: str) -> bool:
     game: GameDef = lookup(spec.game_type)
     req = protocol.OpenRequest(token_hashes=[t.hash for t in taken if t is not None], preset=spec.preset,
                                options=spec.options, seats=[_player(t) for t in taken if t is not None])
+    # A random id, not one derived from the game id: anyone able to guess it could spend it first
+    # (the referee answers a reused id with its first outcome) and so keep the lobby from opening.
+    # Idempotency does not need it: the HSETNX above lets one gateway submit the open, once, and the
+    # client resends that same envelope (same id) after a reconnect.
     env = g.client.envelope(game_id=game_id, game_type=game.id, kind="open", command=msgspec.json.encode(req),
-                            command_id=f"lobby-open-{protocol.token_hash(game_id)[:32]}")
+                            command_id=f"lobby-open-{secrets.token_hex(16)}")
     try:
         out = await g.client.submit(env)
     except (asyncio.TimeoutError, TimeoutError):

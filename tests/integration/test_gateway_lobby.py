@@ -10,10 +10,13 @@ import httpx
 import msgspec
 import redis.asyncio as aioredis
 
+from events.envelope import Accepted
 from events.meta import SeatPlayer, SeatsTaken
 from events.store import EventStore
 from games import registry
 from projections.audit import verify
+from services import protocol
+from services.client import Client
 from tests.integration.support_gateway import Deployment, deployment
 
 __all__ = ["deployment"]
@@ -130,3 +133,25 @@ async def test_bad_lobby_input_is_a_typed_4xx(deployment: Deployment) -> None:
             assert (res.status_code, res.json().get("code")) == (status, code), (path, res.text)
             assert host not in res.text
         assert (await http.get(f"/lobbies/{gid}")).json()["seats"] == [{"seat": 0}, {"seat": 1}, {"seat": 2}]
+
+
+async def test_the_lobby_open_command_id_cannot_be_spent_before_the_lobby_starts(deployment: Deployment) -> None:
+    """The open's command id is random: a client of the command stream who spends the id a
+    lobby's open would have had if derived from its game id (`lobby-open-` + the hash, as it
+    was) does not stop the lobby from opening, and the id is not that one."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        made = (await http.post("/lobbies", json={"game_type": "seven_wonders_duel"})).json()
+        gid, host = made["game_id"], made["host_token"]
+        guessed = f"lobby-open-{protocol.token_hash(gid)[:32]}"
+        r = aioredis.from_url(deployment.url)
+        try:
+            async with Client(r, timeout=10) as c:  # an act on the not yet opened game, under the guessed id
+                env = c.envelope(game_id=gid, game_type="seven_wonders_duel", seat=0, token="x",
+                                 command=b'"pass"', command_id=guessed)
+                assert not isinstance(await c.submit(env), Accepted)
+            started = await http.post(f"/lobbies/{gid}/start", json={"bots": "random"}, headers=_bearer(host))
+            assert started.status_code == 201 and started.json()["started"], started.text
+            envs = await EventStore(r).read(gid)
+        finally:
+            await r.aclose()
+    assert envs[0].command_id.startswith("lobby-open-") and envs[0].command_id != guessed
