@@ -121,6 +121,8 @@ def test_the_dashboard_of_200_games_draws_every_chart_with_no_console_error(depl
     browser.get(f"{base}/dashboard?game_type=arkadia")  # a game type with no finished game
     ready(browser)
     assert browser.find_element(By.ID, "status").text == "0 finished games of arkadia"
+    plural = browser.execute_script("return [0, 1, 2].map(n => finishedText(n, 'arkadia'))")
+    assert plural == ["0 finished games of arkadia", "1 finished game of arkadia", "2 finished games of arkadia"]
     assert "No rated games yet" in browser.find_element(By.ID, "ratings").text
     for chart in CHARTS:  # every chart drawn, and saying why it is empty
         el = browser.find_element(By.ID, f"chart-{chart}")

@@ -129,8 +129,13 @@ async function load() {
     drawH2h(),
   ]);
   drawRatings();
-  $("status").textContent = `${data.games} finished games of ${type}`;
+  $("status").textContent = finishedText(data.games, type);
   document.body.dataset.ready = "1";
+}
+
+// "1 finished game", "0 finished games", "200 finished games"
+function finishedText(n, type) {
+  return `${n} finished ${n === 1 ? "game" : "games"} of ${type}`;
 }
 
 async function start() {
