@@ -200,6 +200,10 @@ class GameDef:
     now, a superset of `legal_commands` (every payment, rotation, count, ... the notation
     can name; unchecked: completion keeps those `decide` accepts). It reads only what the
     seat may see. None: `legal_commands` is already the whole language."""
+    views: Callable[[Any, Sequence[Seat | None]], Sequence[Any]] | None = None
+    """views(state, seats) -> `[view(state, s) for s in seats]`, equal item for item, the
+    work every audience shares done once (the projector writes every audience's view at
+    each step); None: `view` seat by seat."""
     svg: Callable[[Any], str] | None = None
     """svg(view) -> the board drawn as a self-contained SVG document (a viewBox, no external
     fonts, images or scripts): the same view `render` takes, so it shows exactly what that

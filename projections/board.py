@@ -35,11 +35,12 @@ def seats(table: Table) -> list[int | None]:
     return [*range(players), None]
 
 
-def doc(table: Table, seat: int | None, over: bool | None = None) -> bytes:
+def doc(table: Table, seat: int | None, over: bool | None = None, v: Any = None) -> bytes:
     """The JSON view document of `seat` for this table (`over`: whether the game is over,
-    if the caller knows it already)."""
+    and `v`: the seat's view, if the caller knows them already)."""
     game = table.game
-    v: Any = game.view(table.state, seat)
+    if v is None:
+        v = game.view(table.state, seat)
     return _enc.encode(ViewDoc(
         game_id=table.game_id, game_type=game.id, seq=table.version, seat=seat,
         over=game.result(table.state) is not None if over is None else over,
@@ -47,9 +48,12 @@ def doc(table: Table, seat: int | None, over: bool | None = None) -> bytes:
 
 
 def docs(table: Table) -> dict[int | None, bytes]:
-    """Every audience's document."""
-    over = table.game.result(table.state) is not None
-    return {s: doc(table, s, over) for s in seats(table)}
+    """Every audience's document (the views from `GameDef.views` where the game has it)."""
+    game, audiences = table.game, seats(table)
+    over = game.result(table.state) is not None
+    if game.views is None:
+        return {s: doc(table, s, over) for s in audiences}
+    return {s: doc(table, s, over, v) for s, v in zip(audiences, game.views(table.state, audiences), strict=True)}
 
 
 def decode_doc(data: bytes) -> ViewDoc:

@@ -13,7 +13,7 @@ from games.seven_wonders.scoring import facets, result
 from games.seven_wonders.setup import PRESETS, RULES_VERSION, Fixture, setup
 from games.seven_wonders.state import INITIAL
 from games.seven_wonders.upcasters import UPCASTERS
-from games.seven_wonders.view import facet_text, render, view
+from games.seven_wonders.view import facet_text, render, view, views
 from games.seven_wonders.svg import svg
 
 GAME = GameDef(
@@ -31,6 +31,7 @@ GAME = GameDef(
     legal_commands=legal_commands,
     to_act=to_act,
     view=view,
+    views=views,
     result=result,
     facets=facets,
     parse_command=parse_command,

@@ -8,6 +8,10 @@ discard pile's contents (except to Halicarnassus while it picks from it), future
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
+
 import msgspec
 
 from games.contract import Result
@@ -84,14 +88,29 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
 
 def view(state: State, seat: int | None) -> View:
     """The view of `seat` (None = spectator); it never contains another seat's secrets."""
-    mine = seat is not None and 0 <= seat < state.players
-    own = mine and state.pending is not None and state.pending.seat == seat
-    pending = state.pending.kind if own else None  # type: ignore[union-attr]
-    if mine and choosing_penalties(state):
-        # every seat owing a penalty chooses at once; what others chose stays hidden (B6)
-        pending = "edifice_penalty" if seat in owing(state) else None
+    return _seat_view(state, seat, _public(state))
+
+
+def views(state: State, seats: Sequence[int | None]) -> list[View]:
+    """`[view(state, s) for s in seats]`, the public part (cities, shields, the result)
+    computed once for all of them: what the projector writes at every step."""
+    public = _public(state)
+    return [_seat_view(state, s, public) for s in seats]
+
+
+class _Public(NamedTuple):
+    """What every audience's view shares."""
+
+    cities: tuple[CityView, ...]
+    to_act: tuple[int, ...]
+    free_city: int | None
+    holder: int | None
+    result: Result | None
+    edifices: EdificeView | msgspec.UnsetType
+
+
+def _public(state: State) -> _Public:
     fc = free_city(state)
-    holds = holder(state) if fc is not None and state.phase == "choose" else None
     ed = bool(state.edifices)
     unset = msgspec.UNSET
     cities = tuple(
@@ -106,14 +125,30 @@ def view(state: State, seat: int | None) -> View:
         )
         for i, c in enumerate(state.cities)
     )
+    return _Public(
+        cities=cities, to_act=to_act(state), free_city=fc,
+        holder=holder(state) if fc is not None and state.phase == "choose" else None,
+        result=result(state),
+        edifices=EdificeView(cards=state.edifices, pawns=state.pawns, status=state.edifice_status) if ed else unset)
+
+
+def _seat_view(state: State, seat: int | None, public: _Public) -> View:
+    mine = seat is not None and 0 <= seat < state.players
+    own = mine and state.pending is not None and state.pending.seat == seat
+    pending = state.pending.kind if own else None  # type: ignore[union-attr]
+    if mine and choosing_penalties(state):
+        # every seat owing a penalty chooses at once; what others chose stays hidden (B6)
+        pending = "edifice_penalty" if seat in owing(state) else None
+    fc, holds = public.free_city, public.holder
+    unset = msgspec.UNSET
     return View(
         seat=seat if mine else None,
         players=state.players,
         phase=state.phase,
         age=state.age,
         turn=state.turn,
-        to_act=to_act(state),
-        cities=cities,
+        to_act=public.to_act,
+        cities=public.cities,
         discard_size=len(state.discard),
         # the cards the seat decides on: its hand, or the Free City's last card when the
         # controller plays it (Babylon B, §15 #16)
@@ -128,9 +163,9 @@ def view(state: State, seat: int | None) -> View:
         if mine else unset,
         # Halicarnassus looks through the whole pile while it picks (§11.7)
         discard=tuple(sorted(state.discard)) if pending == "discard_build" else None,
-        result=result(state),
+        result=public.result,
         choices=state.choices,
-        edifices=EdificeView(cards=state.edifices, pawns=state.pawns, status=state.edifice_status) if ed else unset,
+        edifices=public.edifices,
     )
 
 
@@ -161,32 +196,7 @@ def render(v: View) -> str:
         "game over" if v.phase == "over" else f"Age {'I' * v.age if v.age < 4 else v.age} turn {v.turn}"
     ) + f" · {who}"
     lines = [head.replace("Age III", "Age III").replace("Age IIII", "Age IV")]
-    for c in v.cities:
-        if c.seat == v.free_city:
-            lines.append(f"Free City (not a player; its pile holds {count(c.hand_size, 'card')}):")
-        toks = " ".join(f"{t:+d}" for t in c.tokens) or "-"
-        mark = " ✓chosen" if c.chosen else (" …to act" if c.seat in v.to_act else "")
-        lines.append(
-            f"[{c.seat}] {BOARDS[c.wonder].name} {c.side}: {count(c.coins, 'coin')}, stages {c.stages}/{c.stages_total}, "
-            f"shields {c.shields}, tokens {toks}{mark}"
-        )
-        lines.append(f"    {_names(c.built)}")
-        if v.edifices:
-            parts = []
-            if c.joined or c.box_pawns:
-                parts.append("pawns of Age " + ", ".join(str(a) for a in c.joined)
-                             + ("" if not c.box_pawns else (" " if c.joined else "") + "(box: "
-                                + ", ".join(str(a) for a in c.box_pawns) + ")"))
-            if c.rewards:
-                parts.append("rewards " + ", ".join(EDIFICE.cards[r].name for r in c.rewards))
-            if c.debts:
-                parts.append("debts " + " ".join(str(d) for d in c.debts))
-            if parts:
-                lines.append("    " + "; ".join(parts))
-    if v.edifices:
-        parts = [f"{EDIFICE.cards[e].name} ({'I' * a}: " + (f"{count(p, 'pawn')} left" if st == "project" else st) + ")"
-                 for a, (e, p, st) in enumerate(zip(v.edifices.cards, v.edifices.pawns, v.edifices.status), 1)]
-        lines.append("edifices: " + ", ".join(parts))
+    lines += _cities_text(v.cities, v.free_city, v.to_act, v.edifices)
     lines.append(f"discard pile: {count(v.discard_size, 'card')}")
     if v.hand is not None:
         lines.append(f"your hand: {_names(v.hand)}")
@@ -208,9 +218,51 @@ def render(v: View) -> str:
     if v.penalty_choice is not msgspec.UNSET:
         lines.append(f"your penalty choice: {v.penalty_choice} (paid once every penalised city has chosen)")
     if v.result is not None:
-        cats = " ".join(c[:4] for c in v.result.categories)
-        lines.append(f"scores ({cats}):")
-        for s, (row, tot) in enumerate(zip(v.result.scores, v.result.totals)):
-            win = " winner" if s in v.result.winners else ""
-            lines.append(f"  [{s}] {' '.join(str(x) for x in row)} = {tot}{win}")
+        lines += _scores_text(v.result)
     return "\n".join(lines)
+
+
+# Every audience's view of a step shares its cities and result (`views`): their lines are
+# made once and remembered for the few views rendered next (a memo of a pure function).
+@lru_cache(maxsize=16)
+def _cities_text(cities: tuple[CityView, ...], free_city: int | None, acting: tuple[int, ...],
+                 edifices: EdificeView | msgspec.UnsetType) -> tuple[str, ...]:
+    """The lines of the cities (and of the edifices, with Edifice)."""
+    lines = []
+    for c in cities:
+        if c.seat == free_city:
+            lines.append(f"Free City (not a player; its pile holds {count(c.hand_size, 'card')}):")
+        toks = " ".join(f"{t:+d}" for t in c.tokens) or "-"
+        mark = " ✓chosen" if c.chosen else (" …to act" if c.seat in acting else "")
+        lines.append(
+            f"[{c.seat}] {BOARDS[c.wonder].name} {c.side}: {count(c.coins, 'coin')}, stages {c.stages}/{c.stages_total}, "
+            f"shields {c.shields}, tokens {toks}{mark}"
+        )
+        lines.append(f"    {_names(c.built)}")
+        if edifices:
+            parts = []
+            if c.joined or c.box_pawns:
+                parts.append("pawns of Age " + ", ".join(str(a) for a in c.joined)
+                             + ("" if not c.box_pawns else (" " if c.joined else "") + "(box: "
+                                + ", ".join(str(a) for a in c.box_pawns) + ")"))
+            if c.rewards:
+                parts.append("rewards " + ", ".join(EDIFICE.cards[r].name for r in c.rewards))
+            if c.debts:
+                parts.append("debts " + " ".join(str(d) for d in c.debts))
+            if parts:
+                lines.append("    " + "; ".join(parts))
+    if edifices:
+        parts = [f"{EDIFICE.cards[e].name} ({'I' * a}: " + (f"{count(p, 'pawn')} left" if st == "project" else st) + ")"
+                 for a, (e, p, st) in enumerate(zip(edifices.cards, edifices.pawns, edifices.status), 1)]
+        lines.append("edifices: " + ", ".join(parts))
+    return tuple(lines)
+
+
+@lru_cache(maxsize=16)
+def _scores_text(res: Result) -> tuple[str, ...]:
+    cats = " ".join(c[:4] for c in res.categories)
+    lines = [f"scores ({cats}):"]
+    for s, (row, tot) in enumerate(zip(res.scores, res.totals)):
+        win = " winner" if s in res.winners else ""
+        lines.append(f"  [{s}] {' '.join(str(x) for x in row)} = {tot}{win}")
+    return tuple(lines)

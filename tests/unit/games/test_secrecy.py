@@ -5,7 +5,8 @@ information never leaks). At every position of random games, each game's scrambl
 view must stay byte for byte the same, and so must its text, the seat's legal commands
 and (every hooks' complete_every-th step, on a scramble decide can judge) the seat's
 completion of the empty prefix. A game with nothing hidden (same_views) shows every
-seat and a spectator the same view (there is nothing to scramble). SECRECY_GAMES overrides the games per preset."""
+seat and a spectator the same view (there is nothing to scramble). A game's `views` (every
+audience at once) must equal its `view` seat by seat. SECRECY_GAMES overrides the games per preset."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def test_what_a_seat_is_shown_does_not_depend_on_what_it_may_not_see(game_id: st
     enc = msgspec.json.encode
     players = game.presets[preset].players
     readers = (None, *range(players))
-    views = completions = 0
+    views = completions = batched = 0
     for n in range(int(os.environ.get("SECRECY_GAMES", str(hooks.secrecy_games)))):
         rng = random.Random(f"{game_id}/{preset}/{n}")
         state = replay(game, game.setup(game.presets[preset], Seed(hooks.seed(preset, 9_000_000 + n))))
@@ -47,6 +48,11 @@ def test_what_a_seat_is_shown_does_not_depend_on_what_it_may_not_see(game_id: st
                     if who is not None:
                         assert game.legal_commands(state, who) == game.legal_commands(other, who), (preset, step, who)
                     views += 1
+            if game.views is not None:  # every audience at once is each audience's view, and its text
+                batch = game.views(state, readers)
+                assert [enc(v) for v in batch] == [enc(game.view(state, who)) for who in readers], (preset, step)
+                assert [game.render(v) for v in batch] == [game.render(game.view(state, who)) for who in readers]
+                batched += 1
             if not hooks.same_views and step % hooks.complete_every == 0:
                 other = decide_scramble(game_id)(state, seat, rng)
                 assert game.complete(other, seat, "") == game.complete(state, seat, ""), (preset, step, seat)
@@ -55,3 +61,4 @@ def test_what_a_seat_is_shown_does_not_depend_on_what_it_may_not_see(game_id: st
                 state = game.evolve(state, e)
             step += 1
     assert views > 20 * len(readers) and (hooks.same_views or completions >= 2), (views, completions)
+    assert game.views is None or batched > 20, batched
