@@ -5,6 +5,9 @@ read back for comparing a rebuild with the live one."""
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 import redis.asyncio as aioredis
 
 from events import keys
@@ -45,56 +48,87 @@ async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
     be folded is left as it is, quarantined and named in `failed` (game id -> reason); a
     quarantined game that folds now leaves the quarantine. The logs are read, and the
     swaps sent, `CHUNK` games a round trip; a game whose log moved on since it was read is
-    swapped in again alone (`swap_in`).
+    swapped in again alone (`swap_in`). Redis and Python overlap: the next chunk is read,
+    and the last one's swaps settled, while this one folds. The sweeps skip the games just
+    swapped in (their logs existed; a game archived since deletes its own projections).
     """
     if is_cluster(redis):
         return await _rebuild_one_by_one(redis, store, shards, failed)
     swap = redis.register_script(SWAP)
     count = 0
+    rebuilt: set[str] = set()  # games swapped in: their projections are no orphans
+
+    async def settle(s: int, pipe: Any, sent: list[tuple[str, Table | None, list[Envelope], stats.GameRow | None]]) -> None:
+        """Send shard `s`'s chunk of swaps; a game whose log moved on is swapped in again alone."""
+        nonlocal count
+        swapped = iter(await pipe.execute())
+        done = redis.pipeline(transaction=False)
+        finished = []
+        for g, table, envs, row in sent:
+            if table is not None and not next(swapped):  # its log moved on: alone, again
+                try:
+                    table = await swap_in(redis, store, s, g)
+                except LOST:
+                    raise
+                except Exception as e:
+                    _quarantine(done, s, g, e, failed)
+                    continue
+            elif table is not None and row is not None:
+                finished.append((table, envs, row))
+            done.hdel(keys.quarantine(s), g)
+            if table is not None:
+                count += 1
+                rebuilt.add(g)
+        await done.execute()
+        if finished:
+            await store_finished(redis, finished)
+
     for s in range(shards):
         ids = await store.game_ids(s)
-        for i in range(0, len(ids), CHUNK):
-            chunk = ids[i:i + CHUNK]
-            pipe = redis.pipeline(transaction=False)
-            sent: list[tuple[str, Table | None, list[Envelope], stats.GameRow | None]] = []
-            for g, envs in zip(chunk, await store.read_many(chunk)):
-                try:
-                    row = None
-                    if (table := fold_log(g, envs)) is not None:
-                        keys_, args, row, _ = swap_args(s, table, envs, False)
-                        await swap(keys=keys_, args=args, client=pipe)
-                except Exception as e:  # a log that does not fold is reported, not fatal
-                    _quarantine(pipe, s, g, e, failed)
-                    continue
-                sent.append((g, table, envs, row))
-            swapped = iter(await pipe.execute())
-            done = redis.pipeline(transaction=False)
-            finished = []
-            for g, table, envs, row in sent:
-                if table is not None and not next(swapped):  # its log moved on: alone, again
+        chunks = [ids[i:i + CHUNK] for i in range(0, len(ids), CHUNK)]
+        # Redis works while Python folds: the next chunk's logs are read, and the last
+        # chunk's swaps sent, during this chunk's folding.
+        reading = asyncio.ensure_future(store.read_many(chunks[0])) if chunks else None
+        settling: asyncio.Future[None] | None = None
+        try:
+            for n, chunk in enumerate(chunks):
+                assert reading is not None
+                logs = await reading
+                reading = asyncio.ensure_future(store.read_many(chunks[n + 1])) if n + 1 < len(chunks) else None
+                await asyncio.sleep(0)  # lets the read go out before the folding below
+                pipe = redis.pipeline(transaction=False)
+                sent: list[tuple[str, Table | None, list[Envelope], stats.GameRow | None]] = []
+                for g, envs in zip(chunk, logs):
                     try:
-                        table = await swap_in(redis, store, s, g)
-                    except LOST:
-                        raise
-                    except Exception as e:
-                        _quarantine(done, s, g, e, failed)
+                        row = None
+                        if (table := fold_log(g, envs)) is not None:
+                            keys_, args, row, _ = swap_args(s, table, envs, False)
+                            await swap(keys=keys_, args=args, client=pipe)
+                    except Exception as e:  # a log that does not fold is reported, not fatal
+                        _quarantine(pipe, s, g, e, failed)
                         continue
-                elif table is not None and row is not None:
-                    finished.append((table, envs, row))
-                done.hdel(keys.quarantine(s), g)
-                count += table is not None
-            await done.execute()
-            if finished:
-                await store_finished(redis, finished)
-        await _sweep(redis, [(k, keys.log(s, keys.game_of_view(k.decode())), [""])
-                             async for k in redis.scan_iter(match=keys.views_pattern(s), count=1000)])
+                    sent.append((g, table, envs, row))
+                if settling is not None:
+                    await settling
+                settling = asyncio.ensure_future(settle(s, pipe, sent))
+                await asyncio.sleep(0)
+            if settling is not None:
+                await settling
+        except BaseException:
+            for task in (reading, settling):
+                if task is not None:
+                    task.cancel()
+            raise
+        await _sweep(redis, [(k, keys.log(s, g), [""])
+                             async for k in redis.scan_iter(match=keys.views_pattern(s), count=1000)
+                             if (g := keys.game_of_view(k.decode())) not in rebuilt])
     async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
         dashboard = keys.dashboard(k.decode().split(":", 1)[1])
         await _sweep(redis, [(k, keys.log(keys.shard_of(g.decode(), shards), g.decode()), [g.decode(), dashboard])
-                             async for g, _ in redis.hscan_iter(k)])
+                             async for g, _ in redis.hscan_iter(k) if g.decode() not in rebuilt])
     async for k in redis.scan_iter(match=keys.move_times_pattern(), count=1000):
         async for g, _ in redis.hscan_iter(k):
-            if not await redis.exists(keys.log(keys.shard_of(g.decode(), shards), g.decode())):
+            if g.decode() not in rebuilt and not await redis.exists(keys.log(keys.shard_of(g.decode(), shards), g.decode())):
                 await redis.hdel(k, g)
     await player_ratings.rebuild(redis)
     return count
