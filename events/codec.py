@@ -161,6 +161,18 @@ def envelope_from_fields(fields: Mapping[bytes, bytes]) -> Envelope:
         raise ValueError(f"stream entry lacks envelope field {e.args[0]!r}") from None
 
 
+def envelope_from_entry(fields: Mapping[bytes, bytes] | list[bytes]) -> Envelope:
+    """`envelope_from_fields` of an entry's fields as Redis sends them (a flat list of
+    names and values, what a read that skips redis-py's dict building gets) or as a dict."""
+    if isinstance(fields, list):
+        if len(fields) == 2 and fields[0] == ENTRY:
+            g, gt, seq, ty, v, tm, c, seat, ph, h, fm, data = _entry_decoder.decode(fields[1])
+            return Envelope(game_id=g, game_type=gt, seq=seq, type=ty, v=v, time=tm, command_id=c, seat=seat,
+                            data=data.encode(), prev_hash=ph, hash=h, format=fm)
+        fields = dict(zip(fields[::2], fields[1::2]))
+    return envelope_from_fields(fields)
+
+
 _outcome_encoder = msgspec.json.Encoder()
 _outcome_decoder = msgspec.json.Decoder(Outcome)
 
