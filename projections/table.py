@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from events.chain import GENESIS
 from events.codec import META, PayloadCodec
 from events.envelope import Envelope
-from events.meta import GameOpened, SeatPlayer, SeatsTaken, SeedRevealed, is_meta
+from events.meta import META_PREFIX, GameOpened, SeatPlayer, SeatsTaken, SeedRevealed, is_meta
 from games.contract import GameDef
 
 _codecs: dict[str, tuple[GameDef, PayloadCodec]] = {}
@@ -73,15 +73,19 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
     for env in envelopes:
         if env.seq != version + 1:
             raise ValueError(f"{table.game_id}: envelope seq {env.seq} after version {version}")
-        event = (decode_meta if is_meta(env.type) else decode_game)(env.type, env.v, env.data)
-        if isinstance(event, GameOpened):
-            opened = event
-        elif isinstance(event, SeedRevealed):
-            seed = event.seed
-        elif isinstance(event, SeatsTaken):
-            seated = tuple(event.seats)
+        ty = env.type
+        if not ty.startswith(META_PREFIX):  # a game's own event (is_meta, inlined: once per event)
+            state = evolve(state, decode_game(ty, env.v, env.data))
         else:
-            state = evolve(state, event)
+            event = decode_meta(ty, env.v, env.data)
+            if isinstance(event, GameOpened):
+                opened = event
+            elif isinstance(event, SeedRevealed):
+                seed = event.seed
+            elif isinstance(event, SeatsTaken):
+                seated = tuple(event.seats)
+            else:
+                state = evolve(state, event)
         version, last = env.seq, env.hash
     return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed, seated=seated)
 
