@@ -6,6 +6,8 @@ Used by `tablestream verify`; returns findings per game so any door can report t
 
 from __future__ import annotations
 
+import asyncio
+
 import redis.asyncio as aioredis
 
 from events import keys
@@ -37,37 +39,52 @@ async def verify_games(redis: aioredis.Redis, store: EventStore, game_ids: list[
     `CHUNK` at a time, and each log is folded once for every check."""
     out: dict[str, list[str]] = {}
     pending: dict[int, dict[str, int]] = {}  # shard -> game -> lowest seq not yet projected
-    for i in range(0, len(game_ids), CHUNK):
-        chunk = game_ids[i:i + CHUNK]
-        logs = await store.read_many(chunk)
-        for s in {store.shard(g) for g in chunk} - set(pending):
-            pending[s] = await unprojected(redis, s)
-        known: list[tuple[str, list[Envelope], GameDef, Table | None]] = []
-        for g, envs in zip(chunk, logs):
-            if not envs:
-                out[g] = ["no such game"]
-                continue
-            try:
-                game = registry.get(envs[0].game_type)
-            except KeyError:
-                out[g] = [f"the log is of an unknown game type {envs[0].game_type!r}"]
-                continue
-            known.append((g, envs, game, fold(game, envs)))
-        stored = await _stored(redis, store, [(g, game, table) for g, _, game, table in known])
-        for (g, envs, game, table), (views, row, length, reason) in zip(known, stored):
-            s = store.shard(g)
-            out[g] = audit(game, envs, views, row, table)
-            if reason:
-                out[g].append(f"quarantined by the projector: {reason.decode()}")
-            lag = projection(game, envs, views, row, _projected_to(envs, pending[s].get(g)), length, table)
-            if lag:  # the feed was read before this log: read both again, the log first
-                envs = await store.read(g)
-                fresh = await unprojected(redis, s)
-                table = fold(game, envs)
-                ((views, row, length, _),) = await _stored(redis, store, [(g, game, table)])
-                lag = projection(game, envs, views, row, _projected_to(envs, fresh.get(g)), length, table)
-            out[g] += lag
+    chunks = [game_ids[i:i + CHUNK] for i in range(0, len(game_ids), CHUNK)]
+    reading = asyncio.ensure_future(store.read_many(chunks[0])) if chunks else None
+    try:
+        for n, chunk in enumerate(chunks):
+            assert reading is not None
+            logs = await reading
+            # The next chunk's logs are read while this one is judged.
+            reading = asyncio.ensure_future(store.read_many(chunks[n + 1])) if n + 1 < len(chunks) else None
+            await _judge(redis, store, chunk, logs, pending, out)
+    except BaseException:
+        if reading is not None:
+            reading.cancel()
+        raise
     return out
+
+
+async def _judge(redis: aioredis.Redis, store: EventStore, chunk: list[str], logs: list[list[Envelope]],
+                 pending: dict[int, dict[str, int]], out: dict[str, list[str]]) -> None:
+    """`verify_games` on one chunk of games and their logs: findings into `out`."""
+    for s in {store.shard(g) for g in chunk} - set(pending):
+        pending[s] = await unprojected(redis, s)
+    known: list[tuple[str, list[Envelope], GameDef, Table | None]] = []
+    for g, envs in zip(chunk, logs):
+        if not envs:
+            out[g] = ["no such game"]
+            continue
+        try:
+            game = registry.get(envs[0].game_type)
+        except KeyError:
+            out[g] = [f"the log is of an unknown game type {envs[0].game_type!r}"]
+            continue
+        known.append((g, envs, game, fold(game, envs)))
+    stored = await _stored(redis, store, [(g, game, table) for g, _, game, table in known])
+    for (g, envs, game, table), (views, row, length, reason) in zip(known, stored):
+        s = store.shard(g)
+        out[g] = audit(game, envs, views, row, table)
+        if reason:
+            out[g].append(f"quarantined by the projector: {reason.decode()}")
+        lag = projection(game, envs, views, row, _projected_to(envs, pending[s].get(g)), length, table)
+        if lag:  # the feed was read before this log: read both again, the log first
+            envs = await store.read(g)
+            fresh = await unprojected(redis, s)
+            table = fold(game, envs)
+            ((views, row, length, _),) = await _stored(redis, store, [(g, game, table)])
+            lag = projection(game, envs, views, row, _projected_to(envs, fresh.get(g)), length, table)
+        out[g] += lag
 
 
 def _projected_to(envs: list[Envelope], pending_from: int | None) -> int:
