@@ -342,6 +342,8 @@ async def test_entries_of_the_earlier_layout_still_read(lab: Lab, redis: aioredi
     assert (await lab.store.append(g, expected=3, command_id=c2, envelopes=new)).status == "ok"
     assert await lab.store.read(g) == [*old, *new]
     assert await lab.store.read(g, after_seq=2) == [old[-1], *new]
+    assert await lab.store.read_many([g]) == [[*old, *new]]  # the bulk read's flat entries too
+    assert (await lab.store.load(lab.shard, [g]))[0][0] == [*old, *new]
     assert verify(await lab.store.read(g)) == []
     assert [e for _, e in await feed_of(lab.store, lab.shard, {g})] == [*old, *new]
 

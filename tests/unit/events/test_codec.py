@@ -19,6 +19,7 @@ from events.codec import (
     decode_outcome,
     encode_entry,
     encode_outcome,
+    envelope_from_entry,
     envelope_from_fields,
     envelope_to_fields,
 )
@@ -207,6 +208,8 @@ def test_envelope_fields_round_trip(env: Envelope) -> None:
     assert tuple(fields) == FIELDS
     assert fields["data"] == env.data
     assert envelope_from_fields(as_stream_entry(fields)) == env
+    flat = [x for name_value in as_stream_entry(fields).items() for x in name_value]
+    assert envelope_from_entry(flat) == envelope_from_entry(as_stream_entry(fields)) == env
 
 
 @given(envelopes.map(lambda e: msgspec.structs.replace(e, data=e.data.hex().encode())))
@@ -216,6 +219,7 @@ def test_a_stream_entry_round_trips_the_envelope(env: Envelope) -> None:
     assert msgspec.msgpack.decode(encode_entry(env)) == [
         env.data.decode() if name == "data" else getattr(env, name) for name in FIELDS]
     assert envelope_from_fields(as_stream_entry({ENTRY.decode(): encode_entry(env)})) == env
+    assert envelope_from_entry([ENTRY, encode_entry(env)]) == env  # as Redis sends it
 
 
 def test_envelope_from_fields_names_a_missing_field() -> None:
