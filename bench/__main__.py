@@ -79,11 +79,13 @@ def projections(games: int = typer.Option(300, help="Whole games seeded through 
                 rounds: int = typer.Option(3, min=1, help="Timed rebuilds and verifies, alternately."),
                 url: Optional[str] = typer.Option(None, help="Use this Redis (seeded only if it holds fewer "
                                                   "games) instead of starting one."),
-                cli: bool = typer.Option(False, help="Also time the verbs in processes of their own.")) -> None:
+                cli: bool = typer.Option(False, help="Also time the verbs in processes of their own."),
+                jobs: Optional[int] = typer.Option(None, min=1, help="Time only this many worker processes "
+                                                   "(default: 1 and one per core, alternately).")) -> None:
     """Events/s of `projections rebuild` and `verify --all` on seeded 7 Wonders games."""
     from bench.projections import run as run_projections
 
-    run_projections(games, players, rounds, url, cli)
+    run_projections(games, players, rounds, url, cli, jobs)
 
 
 @app.command()

@@ -9,7 +9,8 @@ the functions the two verbs run (`services.projector.rebuild.rebuild`, then
 `services.verify.verify_games` over every game) from the logs in Redis to the stored
 projections and the findings: events/s = events in the logs / wall seconds. With `--cli`
 it also times the verbs themselves in a process of their own (Python's start and imports
-included). Every finding of verify is counted: a seeded deployment verifies clean, so a
+included). Each round times one process (`--jobs 1`) and the verbs' default, one process
+per core (`services.forked`), alternately; `--jobs N` times only N. Every finding of verify is counted: a seeded deployment verifies clean, so a
 non-zero count means the benchmark measured a broken path.
 
 Without `--url` it starts its own redis-server (deploy/redis.conf) in a temporary folder;
@@ -35,6 +36,7 @@ from bench.machine import python_speed, start_server
 from bench.run import referee_drain
 from events import keys
 from events.store import EventStore
+from services.forked import cores
 from services.projector.rebuild import rebuild
 from services.projector.runner import Projector
 from services.verify import all_game_ids, verify_games
@@ -59,22 +61,22 @@ async def seed(url: str, games: int, players: int) -> int:
         await r.aclose()
 
 
-async def _timed_rebuild(url: str) -> float:
+async def _timed_rebuild(url: str, jobs: int) -> float:
     r = aioredis.from_url(url)
     try:
         t0 = time.perf_counter()
-        await rebuild(r, EventStore(r), 1)
+        await rebuild(r, EventStore(r), 1, jobs=jobs)
         return time.perf_counter() - t0
     finally:
         await r.aclose()
 
 
-async def _timed_verify(url: str) -> tuple[float, int]:
+async def _timed_verify(url: str, jobs: int) -> tuple[float, int]:
     r = aioredis.from_url(url)
     try:
         store = EventStore(r)
         t0 = time.perf_counter()
-        found = await verify_games(r, store, await all_game_ids(store, 1))
+        found = await verify_games(r, store, await all_game_ids(store, 1), jobs=jobs)
         return time.perf_counter() - t0, sum(map(len, found.values()))
     finally:
         await r.aclose()
@@ -92,7 +94,7 @@ def _rates(events: int, seconds: list[float]) -> str:
     return ", ".join(f"{events / s:,.0f}" for s in seconds) + f" (median {events / statistics.median(seconds):,.0f})"
 
 
-async def main(games: int, players: int, rounds: int, url: str | None, cli: bool) -> None:
+async def main(games: int, players: int, rounds: int, url: str | None, cli: bool, jobs: int | None = None) -> None:
     folder = proc = None
     if url is None:
         folder = tempfile.mkdtemp(prefix="ts-bench-proj-")
@@ -102,21 +104,28 @@ async def main(games: int, players: int, rounds: int, url: str | None, cli: bool
               "machines with it)")
         events = await seed(url, games, players)
         print(f"{games} games, {events} events in their logs; {rounds} rounds")
-        rebuilds, verifies, findings = [], [], 0
+        # One process, then the verbs' default (one per core), alternately in each round.
+        counts = [jobs] if jobs is not None else sorted({1, cores()})
+        rebuilds: dict[int, list[float]] = {j: [] for j in counts}
+        verifies: dict[int, list[float]] = {j: [] for j in counts}
+        findings = 0
         cli_rebuilds, cli_verifies = [], []
         for _ in range(rounds):
-            rebuilds.append(await _timed_rebuild(url))
-            seconds, n = await _timed_verify(url)
-            verifies.append(seconds)
-            findings += n
+            for j in counts:
+                rebuilds[j].append(await _timed_rebuild(url, j))
+                seconds, n = await _timed_verify(url, j)
+                verifies[j].append(seconds)
+                findings += n
             if cli:
                 cli_rebuilds.append(_timed_cli(url, "projections", "rebuild"))
                 cli_verifies.append(_timed_cli(url, "verify", "--all"))
-        print(f"rebuild: {_rates(events, rebuilds)} events/s")
-        print(f"verify --all: {_rates(events, verifies)} events/s ({findings} findings)")
+        for j in counts:
+            print(f"rebuild, --jobs {j}: {_rates(events, rebuilds[j])} events/s")
+            print(f"verify --all, --jobs {j}: {_rates(events, verifies[j])} events/s ({findings} findings in all)")
         if cli:
-            print(f"tablestream projections rebuild (own process): {_rates(events, cli_rebuilds)} events/s")
-            print(f"tablestream verify --all (own process): {_rates(events, cli_verifies)} events/s")
+            print(f"tablestream projections rebuild (own process, --jobs {cores()}): "
+                  f"{_rates(events, cli_rebuilds)} events/s")
+            print(f"tablestream verify --all (own process, --jobs {cores()}): {_rates(events, cli_verifies)} events/s")
     finally:
         if proc is not None:
             proc.kill()
@@ -124,5 +133,6 @@ async def main(games: int, players: int, rounds: int, url: str | None, cli: bool
             shutil.rmtree(folder or "", ignore_errors=True)
 
 
-def run(games: int = 300, players: int = 5, rounds: int = 3, url: str | None = None, cli: bool = False) -> None:
-    asyncio.run(main(games, players, rounds, url, cli))
+def run(games: int = 300, players: int = 5, rounds: int = 3, url: str | None = None, cli: bool = False,
+        jobs: int | None = None) -> None:
+    asyncio.run(main(games, players, rounds, url, cli, jobs))

@@ -20,6 +20,7 @@ from projections import board
 from projections.audit import fold, projection
 from projections.audit import verify as audit
 from projections.table import Table
+from services import forked
 from services.projector.runner import LIVE
 
 
@@ -28,7 +29,8 @@ CHUNK = 50
 and quarantine entries in another."""
 
 
-async def verify_games(redis: aioredis.Redis, store: EventStore, game_ids: list[str]) -> dict[str, list[str]]:
+async def verify_games(redis: aioredis.Redis, store: EventStore, game_ids: list[str],
+                       jobs: int = 1) -> dict[str, list[str]]:
     """Per game id, its problems as sentences (empty: the game verifies). A game that is
     not there, or whose log names an unknown game type, is a finding, not an error.
 
@@ -36,7 +38,17 @@ async def verify_games(redis: aioredis.Redis, store: EventStore, game_ids: list[
     that are missing, stale or ahead of the log (`audit.projection`), judged against what
     the live projector has passed (its checkpoint and the feed entries after it: a game
     with entries still to project may lag behind by exactly those). Games are read
-    `CHUNK` at a time, and each log is folded once for every check."""
+    `CHUNK` at a time, and each log is folded once for every check; the games are shared
+    among `jobs` processes (`services.forked`), the findings given in `game_ids`' order."""
+    out: dict[str, list[str]] = {}
+    for part in await forked.fan_out(redis, forked.split(game_ids, jobs),
+                                     lambda r, ids: _verify_part(r, EventStore(r, store.shards), ids)):
+        out.update(part)
+    return out
+
+
+async def _verify_part(redis: aioredis.Redis, store: EventStore, game_ids: list[str]) -> dict[str, list[str]]:
+    """`verify_games` in one process."""
     out: dict[str, list[str]] = {}
     pending: dict[int, dict[str, int]] = {}  # shard -> game -> lowest seq not yet projected
     chunks = [game_ids[i:i + CHUNK] for i in range(0, len(game_ids), CHUNK)]

@@ -12,7 +12,7 @@ from typing import Optional
 
 import typer
 
-from services.cli.shared import (HELP_PAGES, UNAVAILABLE, USAGE, DataDir, Exit, console, err, load_settings, run,
+from services.cli.shared import (HELP_PAGES, UNAVAILABLE, USAGE, DataDir, Exit, Jobs, console, err, load_settings, run,
                                  runtime, without_password)
 from services.config import Settings
 
@@ -99,16 +99,17 @@ async def _stop_gateway(child: asyncio.subprocess.Process) -> int:
     return child.returncode or 0
 
 
-def projections_rebuild(data_dir: Optional[str] = DataDir) -> None:
+def projections_rebuild(jobs: Optional[int] = Jobs, data_dir: Optional[str] = DataDir) -> None:
     """Rebuild every view and statistics row from the logs (safe while the service runs)."""
-    run(_rebuild(load_settings(data_dir)))
+    run(_rebuild(load_settings(data_dir), jobs))
 
 
-async def _rebuild(settings: Settings) -> None:
+async def _rebuild(settings: Settings, jobs: int | None = None) -> None:
+    from services.forked import cores
     from services.projector.rebuild import rebuild  # imported here: the projector is only up's and rebuild's
 
     async with runtime(settings) as rt:
-        n = await rebuild(rt.redis, rt.store, settings.shards)
+        n = await rebuild(rt.redis, rt.store, settings.shards, jobs=jobs or cores())
     console.print(f"rebuilt the projections of {n} game{'' if n == 1 else 's'}")
 
 

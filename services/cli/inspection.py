@@ -16,7 +16,7 @@ from games.contract import GameDef
 from projections.board import decode_doc, doc
 from projections.stats import aggregate, decode_row, latency_summary, option_text, parse_option, select
 from projections.table import advance, command_end, empty
-from services.cli.shared import (FAILED, NOT_FOUND, USAGE, ArchiveDir, DataDir, Exit, console, err, facet_words, fail, game_def,
+from services.cli.shared import (FAILED, NOT_FOUND, USAGE, ArchiveDir, DataDir, Exit, Jobs, console, err, facet_words, fail, game_def,
                                  game_of, load_settings, players_problem, print_json, run, runtime)
 from services.config import Settings
 
@@ -136,17 +136,20 @@ async def _moves(settings: Settings, game_id: str, seat: int, as_json: bool) -> 
 def verify(game_id: Optional[str] = typer.Argument(None, help="Game id."),
            all_games: bool = typer.Option(False, "--all", help="Verify every game (with --archive: the archived too)."),
            archive: Optional[Path] = ArchiveDir,
+           jobs: Optional[int] = Jobs,
            data_dir: Optional[str] = DataDir) -> None:
     """Check hash chains, seed commitments against the logged deals, and replay = stored views and result."""
     if not game_id and not all_games:
         err.print("give a GAME id or --all")
         raise typer.Exit(USAGE)
-    run(_verify(load_settings(data_dir), game_id, all_games, archive))
+    run(_verify(load_settings(data_dir), game_id, all_games, archive, jobs))
 
 
-async def _verify(settings: Settings, game_id: str | None, all_games: bool, archive: Path | None = None) -> None:
+async def _verify(settings: Settings, game_id: str | None, all_games: bool, archive: Path | None = None,
+                  jobs: int | None = None) -> None:
     # Imported here: verify reads the stored views through the projector's module (about a second).
     from services.archive import archived_ids, verify_archived
+    from services.forked import cores
     from services.verify import all_game_ids, verify_games
 
     async with runtime(settings) as rt:
@@ -154,7 +157,7 @@ async def _verify(settings: Settings, game_id: str | None, all_games: bool, arch
         if not all_games and not await rt.store.read(ids[0]):
             await game_of(rt, ids[0], archive)  # not archived either: says so
             ids = []
-        found = await verify_games(rt.redis, rt.store, ids)
+        found = await verify_games(rt.redis, rt.store, ids, jobs=jobs or cores())
     if archive is not None:  # the archived games Redis does not hold (a restored one is judged there)
         for g in (archived_ids(archive) if all_games else [game_id or ""] if not ids else []):
             if g not in found:

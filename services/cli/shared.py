@@ -47,6 +47,9 @@ ArchiveDir = typer.Option(None, "--archive", metavar="DIR",
 
 DataDir = typer.Option(None, "--data-dir", help="Embedded Redis folder when REDIS_URL is unset (default ./.tablestream).")
 
+Jobs = typer.Option(None, "--jobs", min=1, metavar="N",
+                    help="Processes that fold the logs (default: one per core; 1 on a Redis Cluster).")
+
 
 def error(message: str) -> None:
     """An error on stderr: red, on one line however long (scripts read it whole), and its

@@ -15,7 +15,7 @@ from events.envelope import Envelope
 from events.store import EventStore
 from projections import stats
 from projections.table import Table
-from services import aggregates
+from services import aggregates, forked
 from services.projector import ratings as player_ratings
 from services.projector.runner import SWAP, fold_log, store_finished, swap_args, swap_in
 from services.reconnect import LOST
@@ -37,7 +37,7 @@ CHUNK = 50
 
 
 async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
-                  failed: dict[str, str] | None = None) -> int:
+                  failed: dict[str, str] | None = None, jobs: int = 1) -> int:
     """Rebuild every projection from the logs alone (the live projector may keep running);
     the number of games rebuilt.
 
@@ -46,19 +46,51 @@ async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
     document or the new one, never none (the rebuild used to delete every view first).
     Views and rows of games that have no log are swept afterwards. A game whose log cannot
     be folded is left as it is, quarantined and named in `failed` (game id -> reason); a
-    quarantined game that folds now leaves the quarantine. The logs are read, and the
-    swaps sent, `CHUNK` games a round trip; a game whose log moved on since it was read is
-    swapped in again alone (`swap_in`). Redis and Python overlap: the next chunk is read,
-    and the last one's swaps settled, while this one folds. The sweeps skip the games just
-    swapped in (their logs existed; a game archived since deletes its own projections).
+    quarantined game that folds now leaves the quarantine. The games are shared among
+    `jobs` processes (`services.forked`); each reads the logs, and sends the swaps, `CHUNK`
+    games a round trip; a game whose log moved on since it was read is swapped in again
+    alone (`swap_in`). The sweeps skip the games just swapped in (their logs existed; a
+    game archived since deletes its own projections).
     """
     if is_cluster(redis):
         return await _rebuild_one_by_one(redis, store, shards, failed)
-    swap = redis.register_script(SWAP)
-    count = 0
-    rebuilt: set[str] = set()  # games swapped in: their projections are no orphans
+    games = [(s, g) for s in range(shards) for g in await store.game_ids(s)]
+    count, rebuilt = 0, set()  # games swapped in: their projections are no orphans
+    for n, part_failed, part_rebuilt in await forked.fan_out(
+            redis, forked.split(games, jobs), lambda r, part: _rebuild_games(r, EventStore(r, store.shards), part)):
+        count += n
+        rebuilt |= part_rebuilt
+        if failed is not None:
+            failed.update(part_failed)
+    for s in range(shards):
+        await _sweep(redis, [(k, keys.log(s, g), [""])
+                             async for k in redis.scan_iter(match=keys.views_pattern(s), count=1000)
+                             if (g := keys.game_of_view(k.decode())) not in rebuilt])
+    async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
+        dashboard = keys.dashboard(k.decode().split(":", 1)[1])
+        await _sweep(redis, [(k, keys.log(keys.shard_of(g.decode(), shards), g.decode()), [g.decode(), dashboard])
+                             async for g, _ in redis.hscan_iter(k) if g.decode() not in rebuilt])
+    async for k in redis.scan_iter(match=keys.move_times_pattern(), count=1000):
+        async for g, _ in redis.hscan_iter(k):
+            if g.decode() not in rebuilt and not await redis.exists(keys.log(keys.shard_of(g.decode(), shards), g.decode())):
+                await redis.hdel(k, g)
+    await player_ratings.rebuild(redis)
+    return count
 
-    async def settle(s: int, pipe: Any, sent: list[tuple[str, Table | None, list[Envelope], stats.GameRow | None]]) -> None:
+
+Row = tuple[str, Table | None, list[Envelope], stats.GameRow | None]
+
+
+async def _rebuild_games(redis: aioredis.Redis, store: EventStore,
+                         games: list[tuple[int, str]]) -> tuple[int, dict[str, str], set[str]]:
+    """`rebuild`'s folding and swapping for these (shard, game) pairs: the games swapped
+    in, the failed ones (game id -> reason) and the ids swapped in. Redis and Python
+    overlap: the next chunk is read, and the last one's swaps settled, while this one
+    folds."""
+    swap = redis.register_script(SWAP)
+    count, failed, rebuilt = 0, {}, set()
+
+    async def settle(s: int, pipe: Any, sent: list[Row]) -> None:
         """Send shard `s`'s chunk of swaps; a game whose log moved on is swapped in again alone."""
         nonlocal count
         swapped = iter(await pipe.execute())
@@ -83,55 +115,49 @@ async def rebuild(redis: aioredis.Redis, store: EventStore, shards: int,
         if finished:
             await store_finished(redis, finished)
 
-    for s in range(shards):
-        ids = await store.game_ids(s)
-        chunks = [ids[i:i + CHUNK] for i in range(0, len(ids), CHUNK)]
-        # Redis works while Python folds: the next chunk's logs are read, and the last
-        # chunk's swaps sent, during this chunk's folding.
-        reading = asyncio.ensure_future(store.read_many(chunks[0])) if chunks else None
-        settling: asyncio.Future[None] | None = None
-        try:
-            for n, chunk in enumerate(chunks):
-                assert reading is not None
-                logs = await reading
-                reading = asyncio.ensure_future(store.read_many(chunks[n + 1])) if n + 1 < len(chunks) else None
-                await asyncio.sleep(0)  # lets the read go out before the folding below
-                pipe = redis.pipeline(transaction=False)
-                sent: list[tuple[str, Table | None, list[Envelope], stats.GameRow | None]] = []
-                for g, envs in zip(chunk, logs):
-                    try:
-                        row = None
-                        if (table := fold_log(g, envs)) is not None:
-                            keys_, args, row, _ = swap_args(s, table, envs, False)
-                            await swap(keys=keys_, args=args, client=pipe)
-                    except Exception as e:  # a log that does not fold is reported, not fatal
-                        _quarantine(pipe, s, g, e, failed)
-                        continue
-                    sent.append((g, table, envs, row))
-                if settling is not None:
-                    await settling
-                settling = asyncio.ensure_future(settle(s, pipe, sent))
-                await asyncio.sleep(0)
+    chunks = _by_shard(games)
+    reading = asyncio.ensure_future(store.read_many(chunks[0][1])) if chunks else None
+    settling: asyncio.Future[None] | None = None
+    try:
+        for n, (s, chunk) in enumerate(chunks):
+            assert reading is not None
+            logs = await reading
+            reading = asyncio.ensure_future(store.read_many(chunks[n + 1][1])) if n + 1 < len(chunks) else None
+            await asyncio.sleep(0)  # lets the read go out before the folding below
+            pipe = redis.pipeline(transaction=False)
+            sent: list[Row] = []
+            for g, envs in zip(chunk, logs):
+                try:
+                    row = None
+                    if (table := fold_log(g, envs)) is not None:
+                        keys_, args, row, _ = swap_args(s, table, envs, False)
+                        await swap(keys=keys_, args=args, client=pipe)
+                except Exception as e:  # a log that does not fold is reported, not fatal
+                    _quarantine(pipe, s, g, e, failed)
+                    continue
+                sent.append((g, table, envs, row))
             if settling is not None:
                 await settling
-        except BaseException:
-            for task in (reading, settling):
-                if task is not None:
-                    task.cancel()
-            raise
-        await _sweep(redis, [(k, keys.log(s, g), [""])
-                             async for k in redis.scan_iter(match=keys.views_pattern(s), count=1000)
-                             if (g := keys.game_of_view(k.decode())) not in rebuilt])
-    async for k in redis.scan_iter(match=keys.stats_pattern(), count=1000):
-        dashboard = keys.dashboard(k.decode().split(":", 1)[1])
-        await _sweep(redis, [(k, keys.log(keys.shard_of(g.decode(), shards), g.decode()), [g.decode(), dashboard])
-                             async for g, _ in redis.hscan_iter(k) if g.decode() not in rebuilt])
-    async for k in redis.scan_iter(match=keys.move_times_pattern(), count=1000):
-        async for g, _ in redis.hscan_iter(k):
-            if g.decode() not in rebuilt and not await redis.exists(keys.log(keys.shard_of(g.decode(), shards), g.decode())):
-                await redis.hdel(k, g)
-    await player_ratings.rebuild(redis)
-    return count
+            settling = asyncio.ensure_future(settle(s, pipe, sent))
+            await asyncio.sleep(0)
+        if settling is not None:
+            await settling
+    except BaseException:
+        for task in (reading, settling):
+            if task is not None:
+                task.cancel()
+        raise
+    return count, failed, rebuilt
+
+
+def _by_shard(games: list[tuple[int, str]]) -> list[tuple[int, list[str]]]:
+    """(shard, up to `CHUNK` of its games) in order: a chunk never spans two shards."""
+    out: list[tuple[int, list[str]]] = []
+    for s, g in games:
+        if not out or out[-1][0] != s or len(out[-1][1]) >= CHUNK:
+            out.append((s, []))
+        out[-1][1].append(g)
+    return out
 
 
 def _quarantine(pipe: object, s: int, g: str, e: Exception, failed: dict[str, str] | None) -> None:
