@@ -24,7 +24,7 @@ import logging
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import msgspec
 
@@ -42,6 +42,11 @@ LOOK_S = 1.0
 """A pump also reads this often without a notice (a notice lost while Redis was away)."""
 
 _enc = msgspec.json.Encoder()
+
+SEND_FRAME = "tablestream.send_frame"
+"""The scope extension (`{"send": coroutine function}`) by which the gateway's server lets a
+socket write a text frame built once for all the sockets of one viewer (`Shared`;
+`services.gateway.server.FanOutProtocol`)."""
 log = logging.getLogger("tablestream.gateway.positions")
 
 
@@ -49,7 +54,6 @@ log = logging.getLogger("tablestream.gateway.positions")
 class Position:
     table: Table
     docs: dict[int | None, bytes] = field(default_factory=dict)
-    messages: dict[int | None, str] = field(default_factory=dict)
 
     def doc(self, seat: int | None) -> bytes:
         got = self.docs.get(seat)
@@ -57,14 +61,38 @@ class Position:
             got = self.docs[seat] = doc(self.table, seat)
         return got
 
+    frames: dict[int | None, Shared] = field(default_factory=dict)
+
     def message(self, seat: int | None) -> str:
         """The socket message of this position for `seat`'s sockets (None: spectators),
         encoded once and shared by all of them."""
-        got = self.messages.get(seat)
+        return self.shared(seat).text
+
+    def shared(self, seat: int | None) -> Shared:
+        """`message(seat)` and its WebSocket text frame, built once for all those sockets."""
+        got = self.frames.get(seat)
         if got is None:
-            got = self.messages[seat] = _enc.encode(
-                {"type": "view", "seq": self.table.version, "doc": msgspec.Raw(self.doc(seat))}).decode()
+            data = _enc.encode({"type": "view", "seq": self.table.version, "doc": msgspec.Raw(self.doc(seat))})
+            got = self.frames[seat] = Shared(data.decode(), text_frame(data))
         return got
+
+
+class Shared(NamedTuple):
+    """A message many sockets are sent: its text and its whole WebSocket frame."""
+
+    text: str
+    frame: bytes
+
+
+def text_frame(payload: bytes) -> bytes:
+    """The server-to-client WebSocket frame of one whole text message (RFC 6455 section
+    5.2: FIN and opcode 1, no mask, the payload length in 7, 16 or 64 bits)."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x81, n)) + payload
+    if n < 1 << 16:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + payload
+    return b"\x81\x7f" + n.to_bytes(8, "big") + payload
 
 
 class Member(Protocol):

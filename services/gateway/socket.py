@@ -13,8 +13,9 @@ every second. A seat's `{"type": "command", "command": ..., "key": ...}` is sent
 "outcome"}`. Refusals are `{"type": "error", "code", "message"}`; one that ends the socket
 is followed by a close code: 4400 malformed, 4401 bad token, 4404 unknown game.
 
-Fan-out: each new position's message is encoded once per viewer and the same text queued
-for every socket of that viewer (`positions.Positions`: one read per game and notice, no
+Fan-out: each new position's message is encoded once per viewer, with its WebSocket
+frame, and the same frame queued for every socket of that viewer (written to each as it
+is, `server.FanOutProtocol`) (`positions.Positions`: one read per game and notice, no
 socket task woken but to send). Back-pressure: messages wait in a queue of
 `gateway_ws_queue`; a socket whose queue is full when a position comes catches up on its
 own, its views built one at a time as it drains, and a client that leaves it full for SLOW_S
@@ -40,7 +41,7 @@ from services.gateway import auth
 from services.gateway.commands import check_key, run_command
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError
-from services.gateway.positions import Position, fold_positions
+from services.gateway.positions import SEND_FRAME, Position, Shared, fold_positions
 from services.gateway.tables import hashes
 
 SLOW_S = 5.0
@@ -88,11 +89,11 @@ class Session:
         self.table = empty(game_id, table.game)
         self.after = after
         self.turn_told = -1
-        self.q: asyncio.Queue[str] = asyncio.Queue(g.settings.gateway_ws_queue)
+        self.q: asyncio.Queue[str | Shared] = asyncio.Queue(g.settings.gateway_ws_queue)
         self.alone = asyncio.Event()
         """Set when the game's reads let this socket go (its queue was full): it catches up on its own."""
 
-    async def put(self, msg: str) -> None:
+    async def put(self, msg: str | Shared) -> None:
         if not self.q.full():
             self.q.put_nowait(msg)
             return
@@ -109,7 +110,7 @@ class Session:
                 return self._leave()
             self.table = p.table
             if p.table.version > self.after:
-                self.q.put_nowait(p.message(self.seat))
+                self.q.put_nowait(p.shared(self.seat))
         turn = self._turn()
         if turn is not None:
             if self.q.full():
@@ -132,8 +133,17 @@ class Session:
         return None
 
     async def send_loop(self) -> None:
+        # A position's message, shared by every socket of its viewer, goes out as its frame
+        # built once where the server offers it (services.gateway.server.FanOutProtocol).
+        direct = self.ws.scope.get("extensions", {}).get(SEND_FRAME, {}).get("send")
         while True:
-            await self.ws.send_data(await self.q.get(), mode="text")
+            msg = await self.q.get()
+            if isinstance(msg, Shared):
+                if direct is not None:
+                    await direct(msg.frame)
+                    continue
+                msg = msg.text
+            await self.ws.send_data(msg, mode="text")
 
     async def push_loop(self) -> None:
         try:
@@ -156,7 +166,7 @@ class Session:
             for p in later:
                 self.table = p.table
                 if p.table.version > self.after:
-                    await self.put(p.message(self.seat))
+                    await self.put(p.shared(self.seat))
         else:
             envs = await self.g.store.read(self.game_id, after_seq=self.table.version)
             for table in fold_positions(self.table, envs):
