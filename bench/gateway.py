@@ -24,6 +24,10 @@ kind of commands, one game's commands one after another.
     each socket's receipt of its view, p50/p99/max. The receiving sockets live in this
     process (their reading is part of the delay). The fd limit is raised as needed.
 
+Each timed round of (1) and (2) starts once the service is idle (`settle`: no command
+pending or unread, no feed entry unprojected): the first half-load rounds used to start on
+the projector's backlog from the closed loops, and their p99 was that backlog's.
+
 The machine is shared (other agents run on its 2 cores): compare paths within one run,
 and runs by their ratios.
 """
@@ -58,6 +62,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bench.machine import free_port, pct, python_speed, start_server
+from events import keys
 from events.envelope import Accepted
 from events.store import EventStore
 from games import registry
@@ -210,6 +215,25 @@ async def _measured(stack: Stack, direct: bool, run: Callable[[], Awaitable[tupl
     mine = time.process_time() - me0
     extra = mine if direct else gw1 - gw0
     return lat, n, wall, (up1 - up0 + extra) / n * 1e6, (up1 - up0) / n * 1e6
+
+
+SETTLE_S = 30.0
+
+
+async def settle(r: aioredis.Redis) -> float:
+    """Wait until the referees and the projector have nothing left to do (no command
+    pending or unread, no feed entry unprojected), so that a timed round starts on an idle
+    service rather than on the last round's projection backlog or its own games' openings;
+    the seconds it waited (at most SETTLE_S)."""
+    from services.metrics import read_backlogs
+
+    shards = int(await r.get(keys.shards()) or 1)
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < SETTLE_S:
+        if all(b.pending == 0 and b.lag == 0 and b.projector_lag == 0 for b in await read_backlogs(r, shards)):
+            break
+        await asyncio.sleep(0.05)
+    return time.perf_counter() - t0
 
 
 async def closed_loop(stack: Stack, send: Send, pool: Pool, commands: int, concurrency: int, direct: bool) -> Round:
@@ -406,9 +430,11 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
             paths = {"gateway": gateway_sender(http), "direct": direct_sender(client)}
             closed: dict[str, list[Round]] = {"gateway": [], "direct": []}
             half: dict[str, list[Round]] = {"gateway": [], "direct": []}
+            waited: list[float] = []  # before each timed round, for the service to go idle
             for k in range(rounds if parts in ("all", "paths") else 0):
                 for name in (("gateway", "direct") if k % 2 == 0 else ("direct", "gateway")):
                     pool = Pool(await open_games(client, store, commands // per_game + concurrency * 2, f"c{k}{name}"))
+                    waited.append(await settle(r))
                     closed[name].append(await closed_loop(stack, paths[name], pool, commands, concurrency,
                                                           name == "direct"))
                     x = closed[name][-1]
@@ -419,12 +445,16 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
                     rate = _med(closed["gateway"], "rate") / 2  # both at the gateway's half load
                     n = int(rate * half_seconds)
                     pool = Pool(await open_games(client, store, n // per_game + 60, f"h{k}{name}"))
+                    waited.append(await settle(r))
                     half[name].append(await open_loop(stack, paths[name], pool, rate, half_seconds,
                                                       name == "direct"))
                     x = half[name][-1]
                     console.print(f"  half load, {name}: {x.rate:,.0f} commands/s offered, p50 {x.p50:.2f} ms, "
                                   f"p99 {x.p99:.2f} ms (published up to {x.late_p99:.1f} ms late, p99), CPU "
                                   f"{x.cpu_us:.0f} µs a command (up alone {x.service_us:.0f})")
+            if waited:
+                console.print(f"  each timed round started on an idle service (no command or feed entry left): "
+                              f"waited {min(waited):.2f}-{max(waited):.2f} s before one")
             fan = FanOut([], 0, 0, 0.0, 0.0, 0.0)
             if parts in ("all", "fanout"):
                 fan = await fan_out(stack, client, store, sockets, updates, 0.1)
