@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import time
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from events import keys
 from events.store import EventStore
 from services import protocol
 from services.config import Settings
+from services.gcpolicy import freeze_startup
 from services.redis_client import check_shards, client
 from services.referee.broker import make_broker
 from services.referee.referee import Referee, ms_clock
@@ -25,8 +25,6 @@ HEARTBEAT_TTL_S = 3
 LOG_EVERY_S = 10.0
 """A shard's short WAITs are logged at most this often (each is counted)."""
 log = logging.getLogger("tablestream.referee")
-FULL_GC_EVERY = 100
-"""Young-generation passes between full passes of the cyclic GC (Python's default: 10)."""
 
 
 class RefereeService:
@@ -77,9 +75,7 @@ class RefereeService:
         # tables: some 10 ms here), so they are made ten times rarer than Python's default.
         from games import registry  # noqa: F401  (import for its side effect: the catalogs)
 
-        gc.freeze()
-        gen0, gen1, _ = gc.get_threshold()
-        gc.set_threshold(gen0, gen1, FULL_GC_EVERY)
+        freeze_startup()
         await self.broker.start()
 
     async def _short_wait(self, shard: int, acked: int) -> None:
