@@ -134,14 +134,19 @@ def encode_entry(env: Envelope) -> bytes:
                                   env.seat, env.prev_hash, env.hash, env.format, env.data.decode()))
 
 
+def _from_entry(entry: bytes) -> Envelope:
+    """The Envelope of an `ENTRY` value."""
+    g, gt, seq, ty, v, tm, c, seat, ph, h, fm, data = _entry_decoder.decode(entry)
+    return Envelope(game_id=g, game_type=gt, seq=seq, type=ty, v=v, time=tm, command_id=c, seat=seat,
+                    data=data.encode(), prev_hash=ph, hash=h, format=fm)
+
+
 def envelope_from_fields(fields: Mapping[bytes, bytes]) -> Envelope:
     """The Envelope of a stream entry as redis-py returns it (bytes keys and values): one
     `ENTRY` field, or (entries written until 2026-11-30) one field per envelope field."""
     entry = fields.get(ENTRY)
     if entry is not None:
-        g, gt, seq, ty, v, tm, c, seat, ph, h, fm, data = _entry_decoder.decode(entry)
-        return Envelope(game_id=g, game_type=gt, seq=seq, type=ty, v=v, time=tm, command_id=c, seat=seat,
-                        data=data.encode(), prev_hash=ph, hash=h, format=fm)
+        return _from_entry(entry)
     try:
         return Envelope(
             game_id=fields[b"game_id"].decode(),
@@ -166,9 +171,7 @@ def envelope_from_entry(fields: Mapping[bytes, bytes] | list[bytes]) -> Envelope
     names and values, what a read that skips redis-py's dict building gets) or as a dict."""
     if isinstance(fields, list):
         if len(fields) == 2 and fields[0] == ENTRY:
-            g, gt, seq, ty, v, tm, c, seat, ph, h, fm, data = _entry_decoder.decode(fields[1])
-            return Envelope(game_id=g, game_type=gt, seq=seq, type=ty, v=v, time=tm, command_id=c, seat=seat,
-                            data=data.encode(), prev_hash=ph, hash=h, format=fm)
+            return _from_entry(fields[1])
         fields = dict(zip(fields[::2], fields[1::2]))
     return envelope_from_fields(fields)
 
