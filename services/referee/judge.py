@@ -67,6 +67,7 @@ class Item(msgspec.Struct, gc=False):
     settled: bool = False  # outcome, XACK and latency written by the append script
     ends: bool = False  # accepted, and it ends the game (the append script's retention)
     fp_exact: str = ""  # protocol.exact_fingerprint, if it differs from fp (older records)
+    reread: bool = False  # found a chain it did not continue once: decided again on the log read anew
 
     def reject(self, game_id: str, code: str, message: str) -> None:
         self.outcome = Rejected(command_id=self.command_id, game_id=game_id, code=code, message=message)

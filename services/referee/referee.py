@@ -369,6 +369,14 @@ class Referee:
                 it.outcome = msgspec.json.decode(res.stored, type=Rejected)
             elif status == "reused":  # the id answers another command
                 it.reused(game_id)
+            elif status == "broken" and not it.reread:
+                # The log's last entry is not the one the cached state ends with: after a
+                # failover, entries this referee wrote to the lost master (never told) can
+                # have been replaced by others at the same seqs. Decided again once, on the
+                # log read anew (the cache is forgotten below): refused only if that log
+                # itself does not chain.
+                it.reread, it.outcome = True, None
+                retry.append(it)
             elif status == "broken":  # the log does not end where its chain says: append nothing
                 it.reject(game_id, BROKEN, f"game {game_id!r}: its log's last entry does not chain to this "
                           "command's events; nothing was appended (run verify)")

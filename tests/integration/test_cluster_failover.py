@@ -48,12 +48,14 @@ PLAY_S = 80.0
 
 
 class Recorder:
-    """The bots' client, recording every `accepted` outcome it was told."""
+    """The bots' client, recording every `accepted` outcome it was told (and every refusal,
+    printed with the run's figures)."""
 
     def __init__(self, client: Client) -> None:
         self.client = client
         self.timeout = client.timeout
         self.told: list[Accepted] = []
+        self.refusals: list[Any] = []
 
     async def open(self, *args: Any, **kw: Any) -> Any:
         got = await self.client.open(*args, **kw)
@@ -65,6 +67,8 @@ class Recorder:
         got = await self.client.act(*args, **kw)
         if isinstance(got, Accepted):
             self.told.append(got)
+        else:
+            self.refusals.append((args[1:3], got))
         return got
 
 
@@ -137,7 +141,7 @@ async def test_master_killed_mid_play(tmp_path, wait: int) -> None:
         refused = sum(p.rejected for p in played if not isinstance(p, BaseException))
         print(f"\nWAIT={wait}: {told} accepted outcomes told ({told_at_kill} before the kill of {victim}), "
               f"{lost} lost, {moved} at other seqs than told, {twice} applied twice, {len(failed)} games stopped {failed[:3]}, "
-              f"{unfinished} unfinished, {refused} commands refused")
+              f"{unfinished} unfinished, {refused} commands refused {rec.refusals[:3]}")
         assert twice == 0
         if wait:
             assert lost == 0 and moved == 0 and not failed and unfinished == 0 and refused == 0

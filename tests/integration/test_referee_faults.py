@@ -233,3 +233,44 @@ async def test_a_decision_taken_on_a_state_that_did_not_land_is_taken_again(r, t
     assert verify(toy, envs) == []
     state = advance(empty(gid, toy), envs).state
     assert (state.total, state.moves) == (2, 2)  # 1 (the other referee) + 1 (seat 1), nothing else
+
+
+async def test_a_cached_state_whose_last_entries_were_replaced_is_decided_again_on_the_log(r, toy, referee_factory):
+    """After a failover, entries a referee wrote to the lost master (never told) can be
+    replaced by others at the same seqs on the promoted replica: the log is as long as the
+    referee's cached state but ends with another entry. The append script finds that the
+    command's events do not chain; the referee used to refuse the legal command
+    (`broken_log`, seen in test_cluster_failover). Now it decides it again on the log."""
+    from events.chain import link
+    from projections.audit import verify
+    from projections.table import advance, empty
+    from services.referee.referee import Referee
+    from tests.integration.support_service import settings
+
+    store = EventStore(r)
+    await store.ensure_group(keys.cmd(0), protocol.GROUP)
+    await referee_factory()
+    mine = Referee(r, store, settings(), 0)  # fed by hand below
+    async with Client(r, timeout=5) as c:
+        gid, tokens, _ = await c.open(toy, preset="2p")
+
+        def entry(seat: int, amount: int) -> tuple[bytes, dict[bytes, bytes]]:
+            env = c.envelope(game_id=gid, game_type="toy", seat=seat, token=tokens[seat],
+                             command=b'{"type":"add","amount":%d}' % amount)
+            return b"0-1", protocol.command_fields(env)
+
+        (first,) = await mine.handle_batch([entry(0, 1)])  # landed at seq 3; cached by `mine`
+        assert isinstance(first.outcome, Accepted) and first.outcome.seqs == [3]
+        # The master that held seq 3 is lost; another command's seq 3 takes its place.
+        log = await store.read(gid)
+        entries = await r.xrange(keys.log(0, gid))
+        await r.xdel(keys.log(0, gid), entries[-1][0])
+        other = link(log[1].hash, game_id=gid, game_type="toy", seq=3, type=log[2].type, v=log[2].v,
+                     time=log[2].time + 1, command_id="c-other", seat=0, data=log[2].data)
+        assert other.hash != log[2].hash
+        assert (await store.append(gid, expected=2, command_id="c-other", envelopes=[other])).status == "ok"
+        (second,) = await mine.handle_batch([entry(1, 1)])
+    assert isinstance(second.outcome, Accepted) and second.outcome.seqs == [4], second.outcome
+    envs = await store.read(gid)
+    assert verify(toy, envs) == [] and envs[2].hash == other.hash
+    assert advance(empty(gid, toy), envs).state.moves == 2
