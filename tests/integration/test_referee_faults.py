@@ -197,6 +197,25 @@ async def test_a_command_that_crashes_decide_goes_to_the_dead_letter_stream(r, t
     assert await r.xpending(keys.cmd(0), protocol.GROUP) == {"pending": 0, "min": None, "max": None, "consumers": []}
 
 
+async def _hand_fed(r, referee_factory):
+    """A store, the stream's own referee started, and a second Referee of shard 0 that only
+    the test feeds (`handle_batch`): its cache is what the test makes stale."""
+    from services.referee.referee import Referee
+    from tests.integration.support_service import settings
+
+    store = EventStore(r)
+    await store.ensure_group(keys.cmd(0), protocol.GROUP)
+    await referee_factory()  # the other referee, serving the stream
+    return store, Referee(r, store, settings(), 0)
+
+
+def _entry(c: Client, gid: str, tokens: list[str], seat: int, amount: int) -> tuple[bytes, dict[bytes, bytes]]:
+    """A cmd:{s} entry of seat `seat` adding `amount` to the toy game `gid`."""
+    env = c.envelope(game_id=gid, game_type="toy", seat=seat, token=tokens[seat],
+                     command=b'{"type":"add","amount":%d}' % amount)
+    return b"0-1", protocol.command_fields(env)
+
+
 async def test_a_decision_taken_on_a_state_that_did_not_land_is_taken_again(r, toy, referee_factory):
     """Pipelined batches: batch N+1 is decided on the state batch N would leave. When N does
     not land (another referee moved the game on), N+1 must be decided again even if the
@@ -204,20 +223,12 @@ async def test_a_decision_taken_on_a_state_that_did_not_land_is_taken_again(r, t
     history that never happened and break the hash chain."""
     from projections.audit import verify
     from projections.table import advance, empty
-    from services.referee.referee import Referee
-    from tests.integration.support_service import settings
-
-    store = EventStore(r)
-    await store.ensure_group(keys.cmd(0), protocol.GROUP)
-    await referee_factory()  # the other referee, serving the stream
-    mine = Referee(r, store, settings(), 0)  # fed by hand below
+    store, mine = await _hand_fed(r, referee_factory)
     async with Client(r, timeout=5) as c:
         gid, tokens, _ = await c.open(toy, preset="2p")
 
         def entry(seat: int, amount: int) -> tuple[bytes, dict[bytes, bytes]]:
-            env = c.envelope(game_id=gid, game_type="toy", seat=seat, token=tokens[seat],
-                             command=b'{"type":"add","amount":%d}' % amount)
-            return b"0-1", protocol.command_fields(env)
+            return _entry(c, gid, tokens, seat, amount)
 
         (probe,) = await mine.handle_batch([entry(1, 1)])  # caches the game at version 2
         assert isinstance(probe.outcome, Rejected) and probe.outcome.code == "out_of_turn"
@@ -244,20 +255,12 @@ async def test_a_cached_state_whose_last_entries_were_replaced_is_decided_again_
     from events.chain import link
     from projections.audit import verify
     from projections.table import advance, empty
-    from services.referee.referee import Referee
-    from tests.integration.support_service import settings
-
-    store = EventStore(r)
-    await store.ensure_group(keys.cmd(0), protocol.GROUP)
-    await referee_factory()
-    mine = Referee(r, store, settings(), 0)  # fed by hand below
+    store, mine = await _hand_fed(r, referee_factory)
     async with Client(r, timeout=5) as c:
         gid, tokens, _ = await c.open(toy, preset="2p")
 
         def entry(seat: int, amount: int) -> tuple[bytes, dict[bytes, bytes]]:
-            env = c.envelope(game_id=gid, game_type="toy", seat=seat, token=tokens[seat],
-                             command=b'{"type":"add","amount":%d}' % amount)
-            return b"0-1", protocol.command_fields(env)
+            return _entry(c, gid, tokens, seat, amount)
 
         (first,) = await mine.handle_batch([entry(0, 1)])  # landed at seq 3; cached by `mine`
         assert isinstance(first.outcome, Accepted) and first.outcome.seqs == [3]
