@@ -3,7 +3,9 @@
 Each batch's writes (every changed view, the rows of games that finished, the checkpoint)
 go through one script call, so a crash replays at most a batch whose effect was not
 stored. Every view write is guarded by its `seq` (an older document never replaces a
-newer one), so the live projector and a rebuild may run at the same time.
+newer one), so the live projector and a rebuild may run at the same time, and by its
+game's log (never a view beyond the log's end: after a lost write, the game is projected
+again from its log).
 """
 
 from __future__ import annotations
@@ -31,32 +33,48 @@ log = logging.getLogger("tablestream.projector")
 
 LIVE = keys.LIVE
 
-# KEYS: checkpoint key ("" for none), then view keys; ARGV: checkpoint id, n views,
-# then per view (seq, doc), then (stats key, game id, row, dashboard prefix, contribution)
-# for finished games (services.aggregates: the row and the dashboard's counters together).
-# Returns the indexes (1-based) of the views not written because a newer one is stored.
+# KEYS: checkpoint key ("" for none), then per game its log key and its view keys; ARGV:
+# checkpoint id, n games, then per game (game id, n views, seq, the views' docs), then
+# (stats key, game id, row, dashboard prefix, contribution) for finished games
+# (services.aggregates: the row and the dashboard's counters together).
+# A game whose log is shorter than the seq its views were folded at gets nothing written,
+# neither views nor row: its table holds entries the log no longer has (after a failover
+# without WAIT, this very call may run on the promoted replica, sent again by the cluster
+# client, while the entries it was folded from died with the old master).
+# Returns {games (1-based) of which a newer view is stored, games whose log is behind}.
 _WRITE = aggregates.LUA + """
-local a = 3
-local n = tonumber(ARGV[2])
-local newer = {}
-for i = 1, n do
-  local cur = redis.call('HGET', KEYS[i + 1], 'seq')
-  local seq = tonumber(ARGV[a])
-  if (not cur) or tonumber(cur) <= seq then
-    redis.call('HSET', KEYS[i + 1], 'seq', seq, 'doc', ARGV[a + 1])
+local k, a = 2, 3
+local newer, behind, skip = {}, {}, {}
+for g = 1, tonumber(ARGV[2]) do
+  local gid, nv, seq = ARGV[a], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
+  a = a + 3
+  if redis.call('XLEN', KEYS[k]) < seq then
+    behind[#behind + 1] = g
+    skip[gid] = true
   else
-    newer[#newer + 1] = i
+    local stale = false
+    for i = 1, nv do
+      local key = KEYS[k + i]
+      local cur = redis.call('HGET', key, 'seq')
+      if (not cur) or tonumber(cur) <= seq then
+        redis.call('HSET', key, 'seq', seq, 'doc', ARGV[a + i - 1])
+      else
+        stale = true
+      end
+    end
+    if stale then newer[#newer + 1] = g end
   end
-  a = a + 2
+  k = k + 1 + nv
+  a = a + nv
 end
 while a <= #ARGV do
-  ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4])
+  if not skip[ARGV[a + 1]] then ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]) end
   a = a + 5
 end
 if KEYS[1] ~= '' then
   redis.call('SET', KEYS[1], ARGV[1])
 end
-return newer
+return {newer, behind}
 """
 
 
@@ -140,12 +158,14 @@ class Projector:
             for game_id, command_id in last_command.items():
                 changed[game_id] = await self._finish_command(changed[game_id], command_id)
         last = rows[-1][0].decode()
-        ahead = await write(self.redis, self._script, self.shard, changed.values(), self.store,
-                            checkpoint=(keys.checkpoint(self.shard, self.name), last))
+        ahead, behind = await write(self.redis, self._script, self.shard, changed.values(), self.store,
+                                    checkpoint=(keys.checkpoint(self.shard, self.name), last))
         self.tables.update(changed)
         self.position = last
         self.applied += len(rows)
-        for game_id in ahead:  # a stored view newer than what its log folds to
+        for game_id in behind:  # its log is shorter than its table: entries were lost
+            await self.reproject(game_id)
+        for game_id in ahead - behind:  # a stored view newer than what its log folds to
             if await self._view_ahead_of_log(game_id):
                 await self.reproject(game_id)
         for game_id in changed:
@@ -245,20 +265,26 @@ class Projector:
 
 
 async def write(redis: aioredis.Redis, script: object, shard: int, tables: Iterable[Table],
-                store: EventStore, checkpoint: tuple[str, str] | None = None) -> set[str]:
-    """Store the views of `tables` (seq-guarded), their rows if finished, and the checkpoint;
-    the games of which a newer view than the one offered was stored."""
-    view_keys: list[str] = []
+                store: EventStore, checkpoint: tuple[str, str] | None = None) -> tuple[set[str], set[str]]:
+    """Store the views of `tables` (seq-guarded), their rows if finished, and the checkpoint.
+
+    Returns (the games of which a newer view than the one offered was stored, the games whose
+    log is shorter than their table: nothing of them was written, and they are not to be
+    cached: the caller projects them again from their logs)."""
+    script_keys: list[str] = [checkpoint[0] if checkpoint else ""]
     owners: list[str] = []
     args: list[object] = [checkpoint[1] if checkpoint else "", 0]
     extra: list[object] = []
-    finished: dict[str, list[ratings.Result]] = {}
+    finished: dict[str, list[tuple[str, ratings.Result]]] = {}
     done: list[tuple[str, str, bytes]] = []  # finished games' rated results and move times
     for t in tables:
-        for seat, data in board.docs(t).items():
-            view_keys.append(keys.view(shard, t.game_id, seat))
-            owners.append(t.game_id)
-            args += (t.version, data)
+        docs = board.docs(t)
+        owners.append(t.game_id)
+        script_keys.append(keys.log(shard, t.game_id))
+        args += (t.game_id, len(docs), t.version)
+        for seat, data in docs.items():
+            script_keys.append(keys.view(shard, t.game_id, seat))
+            args.append(data)
         if t.game.result(t.state) is not None:
             envs = await store.read(t.game_id)
             envs = [e for e in envs if e.seq <= t.version]
@@ -267,18 +293,22 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
                 extra += aggregates.row_args(t.game, t.game_id, r)
                 done += _extras(t.game, t.game_id, envs, r, times=True)
                 if (res := ratings.result(r)) is not None:
-                    finished.setdefault(t.game.id, []).append(res)
-    args[1] = len(view_keys)
+                    finished.setdefault(t.game.id, []).append((t.game_id, res))
+    args[1] = len(owners)
     if is_cluster(redis) and extra:
         # Rows first, in their game types' slots, then views and checkpoint in the shard's:
-        # a crash in between writes the same rows again (`ts_row` replaces a game's row).
+        # a crash in between writes the same rows again (`ts_row` replaces a game's row). A
+        # game found behind its log below is projected again, which replaces its row.
         await aggregates.write_rows(redis, extra)
         extra = []
-    newer = await script(keys=[checkpoint[0] if checkpoint else "", *view_keys], args=[*args, *extra])  # type: ignore[operator]
-    await _store_extras(redis, done)
+    newer, behind = await script(keys=script_keys, args=[*args, *extra])  # type: ignore[operator]
+    late = {owners[int(i) - 1] for i in behind}
+    await _store_extras(redis, [x for x in done if x[1] not in late])
     for game_type, results in finished.items():
-        await player_ratings.update(redis, game_type, results)
-    return {owners[int(i) - 1] for i in newer or []}
+        fresh = [res for gid, res in results if gid not in late]
+        if fresh:
+            await player_ratings.update(redis, game_type, fresh)
+    return {owners[int(i) - 1] for i in newer}, late
 
 
 # Rebuild's swap of one game. KEYS: the game's log, then its view keys; ARGV: the log's

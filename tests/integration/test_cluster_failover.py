@@ -7,8 +7,9 @@ writes with it), then that master is
 SIGKILLed and its replica resumed; it is promoted after the node timeout (1.5 s here), then
 the killed node is started again (it rejoins as the new master's replica). Every outcome `accepted` a client was told is counted against
 the logs afterwards: with TABLESTREAM_WAIT_REPLICAS=1, 0 lost and 0 applied twice, every
-game finished, `verify --all` passes. Without WAIT the count of lost commands is printed
-(the writes the master had not yet sent to its replica); none may be applied twice.
+game finished. Without WAIT the count of lost commands is printed (the writes the master
+had not yet sent to its replica); none may be applied twice. In both, `verify --all` passes
+afterwards: every game's views and row are those its log folds to.
 """
 
 from __future__ import annotations
@@ -147,21 +148,16 @@ async def test_master_killed_mid_play(tmp_path, wait: int) -> None:
             assert lost == 0 and moved == 0 and not failed and unfinished == 0 and refused == 0
             for p in played:
                 assert sw.result(p.table.state) is not None  # type: ignore[union-attr]
-            for _ in range(60):  # the projector may still be writing the last views
-                got = await loop.run_in_executor(None, _cli, cluster, "verify", "--all")
-                if got.returncode == 0:
-                    break
-                await asyncio.sleep(0.5)
-            assert got.returncode == 0, got.stdout + got.stderr
-            assert f"{SHARDS} of {SHARDS} games verified" in got.stdout
-        else:  # what verify says without WAIT: printed only
-            for _ in range(20):  # the projector may still be writing the last views
-                got = await loop.run_in_executor(None, _cli, cluster, "verify", "--all")
-                if got.returncode == 0:
-                    break
-                await asyncio.sleep(0.5)
-            problems = [line for line in got.stdout.splitlines() if line.strip() and not line.startswith("ok ")]
-            print(f"verify --all without WAIT: exit {got.returncode}: {problems[-6:]}")
+        # With or without WAIT the projections end as the logs fold, whatever was lost (until
+        # the projector's batch write checked its games' logs, 2 of 11 runs without WAIT left
+        # one game's views beyond its log's end: tests/integration/test_projector.py).
+        for _ in range(60):  # the projector may still be writing the last views
+            got = await loop.run_in_executor(None, _cli, cluster, "verify", "--all")
+            if got.returncode == 0:
+                break
+            await asyncio.sleep(0.5)
+        assert got.returncode == 0, got.stdout + got.stderr
+        assert f"{SHARDS} of {SHARDS} games verified" in got.stdout
         assert told > told_at_kill  # play went on after the failover
     finally:
         if r is not None:
