@@ -293,3 +293,10 @@ def chat_dm(platform: str, user: str) -> str:
     (services/chat/matrix.py), where the user's private replies go; reused until someone
     else is in it."""
     return f"chatdm:{platform}:{user}"
+
+
+def projector_lease(s: int, name: str) -> str:
+    """String (expiry, renewed while held): the process now projecting shard `s` under
+    checkpoint name `name` (services.projector.lease), so that several projector
+    processes share the shards, one at a time on each."""
+    return f"projlease:{{{s}}}:{name}"

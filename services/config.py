@@ -30,6 +30,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     """A command delivered this often without success goes to the dead-letter stream."""
     claim_idle_ms: int = 5000
     """A pending command idle this long is reclaimed from a dead referee."""
+    projector_lease_ms: int = 5000
+    """TABLESTREAM_PROJECTOR_LEASE_MS: a projector process holds each shard it projects by a
+    lease of this length, renewed every third of it; a dead holder's shards are taken over
+    by another projector process once it lapses (services.projector.lease)."""
     wait_replicas: int = 0
     """TABLESTREAM_WAIT_REPLICAS: the referee sends `WAIT n` after each append and writes
     the outcomes once it returns (0: no WAIT; README "What an accepted command survives")."""
@@ -149,6 +153,7 @@ def from_env(env: dict[str, str] | None = None, **overrides: object) -> Settings
         "batch": int(e.get("TABLESTREAM_BATCH", "400")),
         "max_deliveries": int(e.get("TABLESTREAM_MAX_DELIVERIES", "5")),
         "claim_idle_ms": int(e.get("TABLESTREAM_CLAIM_IDLE_MS", "5000")),
+        "projector_lease_ms": _at_least(e, "TABLESTREAM_PROJECTOR_LEASE_MS", "5000", 300),
         "wait_replicas": _at_least(e, "TABLESTREAM_WAIT_REPLICAS", "0", 0),
         "wait_timeout_ms": _at_least(e, "TABLESTREAM_WAIT_TIMEOUT_MS", "1000", 1),
         "consumer": e.get("TABLESTREAM_CONSUMER") or None,

@@ -20,12 +20,17 @@ from services.config import Settings
 def up(data_dir: Optional[str] = DataDir,
        projector: bool = typer.Option(True, help="Run the projector."),
        referee: bool = typer.Option(True, help="Run the referee (--no-referee: a projector process of its own, "
-                                               "e.g. on another CPU than the referee's; run one per deployment)."),
+                                               "e.g. on another CPU than the referee's)."),
        gateway: bool = typer.Option(False, "--gateway", help="Also serve the HTTP gateway (README \"Play over "
                                                             "HTTP\"), as a child process on 127.0.0.1."),
        gateway_port: int = typer.Option(8080, "--gateway-port", help="The gateway's TCP port (with --gateway)."),
        metrics_port: Optional[int] = typer.Option(None, help="Serve Prometheus metrics (each shard's pending "
-                                                  "commands, referee lag, projector lag) on 127.0.0.1:PORT/metrics.")
+                                                  "commands, referee lag, projector lag) on 127.0.0.1:PORT/metrics."),
+       projector_shards: Optional[str] = typer.Option(
+           None, "--projector-shards", metavar="RANGES",
+           help="Project only these shards, e.g. 0-7 or 0,3,8-11 (default: every shard). Any number of "
+                "projector processes may run: each shard is projected by one at a time (a lease, taken "
+                "over within TABLESTREAM_PROJECTOR_LEASE_MS when its holder dies).")
        ) -> None:
     """Run the referee and the projector (and with --gateway the HTTP gateway) until stopped
     (Ctrl-C or SIGTERM)."""
@@ -33,7 +38,45 @@ def up(data_dir: Optional[str] = DataDir,
         raise typer.Exit(_usage("--gateway-port must be 0..65535"))
     if metrics_port is not None and not 1 <= metrics_port <= 65535:
         raise typer.Exit(_usage("--metrics-port must be 1..65535"))
-    run(_up(load_settings(data_dir), projector, referee, gateway_port if gateway else None, metrics_port))
+    settings = load_settings(data_dir)
+    shards = None
+    if projector_shards is not None:
+        try:
+            shards = shard_ranges(projector_shards, settings.shards)
+        except ValueError as e:
+            raise typer.Exit(_usage(f"--projector-shards: {e}")) from None
+    run(_up(settings, projector, referee, gateway_port if gateway else None, metrics_port, shards))
+
+
+def shard_ranges(text: str, shards: int) -> list[int]:
+    """The shards named by `text` ("0-7", "0,3,8-11"), each once, in order; ValueError
+    (saying why) for anything else or a shard outside 0..shards-1."""
+    out: list[int] = []
+    for part in text.split(","):
+        lo_text, dash, hi_text = part.strip().partition("-")
+        if not lo_text.isdigit() or (dash and not hi_text.isdigit()):
+            raise ValueError(f"{part.strip()!r} is not a shard or a range of shards (like 0-7)")
+        lo = int(lo_text)
+        hi = int(hi_text) if dash else lo
+        if lo > hi:
+            raise ValueError(f"{part.strip()!r}: the range's first shard comes after its last")
+        if hi >= shards:
+            raise ValueError(f"shard {hi} does not exist: there are {shards} (0-{shards - 1}; SHARDS sets it)")
+        out += [s for s in range(lo, hi + 1) if s not in out]
+    return sorted(out)
+
+
+def _ranges_text(shards: list[int]) -> str:
+    """0,1,2,5 -> "0-2,5"."""
+    parts: list[str] = []
+    i = 0
+    while i < len(shards):
+        j = i
+        while j + 1 < len(shards) and shards[j + 1] == shards[j] + 1:
+            j += 1
+        parts.append(str(shards[i]) if i == j else f"{shards[i]}-{shards[j]}")
+        i = j + 1
+    return ",".join(parts)
 
 
 def _usage(message: str) -> int:
@@ -42,15 +85,16 @@ def _usage(message: str) -> int:
 
 
 async def _up(settings: Settings, projector: bool, referee: bool = True, gateway_port: int | None = None,
-              metrics_port: int | None = None) -> None:
+              metrics_port: int | None = None, projector_shards: list[int] | None = None) -> None:
     if not (referee or projector):
         raise Exit(USAGE, "--no-referee and --no-projector leave nothing to run")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
-    async with runtime(settings, referee=referee, projector=projector) as rt:
-        what = [f"referee {settings.consumer}"] * referee + ["projector"] * projector
+    async with runtime(settings, referee=referee, projector=projector, projector_shards=projector_shards) as rt:
+        shown = "" if projector_shards is None else f" (shards {_ranges_text(projector_shards)}, by lease)"
+        what = [f"referee {settings.consumer}"] * referee + [f"projector{shown}"] * projector
         err.print(f"tablestream up: {' and '.join(what)} on {settings.shards} shard(s) at {without_password(rt.url)}",
                   markup=False, highlight=False)
         if metrics_port is not None:

@@ -91,23 +91,31 @@ async def _play(settings: Settings, game: GameDef, players: int | None, preset: 
 
 
 async def catch_up(rt: Runtime, progress: Callable[[int], None] | None = None, patience_s: float = 30.0) -> bool:
-    """Wait until each in-process projector has projected its shard's feed up to the entry
-    that was last when called; False if none of them got further for `patience_s`."""
+    """Wait until each shard of the in-process projectors has been projected up to the feed
+    entry that was last when called, by whichever process holds its lease (this one's
+    projector, or another `up`'s: services.projector.lease), as its stored checkpoint says;
+    False if no checkpoint moved for `patience_s`. `progress` gets the count of feed
+    entries this process's projectors have applied."""
     targets = []
     for p in rt.projectors:
         last = await rt.redis.xrevrange(keys.feed(p.shard), count=1)
         if last:
             targets.append((p, entry_order(last[0][0].decode())))
-    applied, since = -1, time.monotonic()
+    seen: tuple[Any, ...] | None = None
+    since = time.monotonic()
     while True:
-        behind = [p for p, target in targets if entry_order(p.position or "0-0") < target]
-        if not behind:
+        pipe = rt.redis.pipeline(transaction=False)
+        for p, _ in targets:
+            pipe.get(keys.checkpoint(p.shard, p.name))
+        marks = [m.decode() if m else "0-0" for m in await pipe.execute()] if targets else []
+        if all(entry_order(m) >= target for m, (_, target) in zip(marks, targets)):
             return True
-        now = sum(p.applied for p in rt.projectors)
-        if now != applied:
-            applied, since = now, time.monotonic()
+        applied = sum(p.applied for p in rt.projectors)
+        now = (applied, *marks)
+        if now != seen:
+            seen, since = now, time.monotonic()
             if progress is not None:
-                progress(now)
+                progress(applied)
         elif time.monotonic() - since > patience_s:
             return False
         await asyncio.sleep(0.05)

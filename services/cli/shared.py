@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -164,8 +164,11 @@ class Runtime:
 
 
 @contextlib.asynccontextmanager
-async def runtime(settings: Settings, *, referee: bool = False, projector: bool = False) -> AsyncIterator[Runtime]:
-    """Connect (starting the embedded Redis if needed) and optionally run the service in-process."""
+async def runtime(settings: Settings, *, referee: bool = False, projector: bool = False,
+                  projector_shards: Sequence[int] | None = None) -> AsyncIterator[Runtime]:
+    """Connect (starting the embedded Redis if needed) and optionally run the service in-process:
+    the referee, and a projector for every shard (or those of `projector_shards`), each
+    stepping while this process holds its shard's lease (services.projector.lease)."""
     url, emb = url_for(settings)
     r = client(url)
     rt = Runtime(settings, url, r, EventStore(r, shards=settings.shards, feed_maxlen=settings.feed_maxlen))
@@ -181,10 +184,14 @@ async def runtime(settings: Settings, *, referee: bool = False, projector: bool 
             await rt.start_referee()
         if projector:
             # Imported here, as the referee is: only play and up run a projector.
+            from services.projector.lease import Lease
             from services.projector.runner import Projector
 
-            rt.projectors = [Projector(r, rt.store, s) for s in range(settings.shards)]
-            tasks += [asyncio.create_task(p.run(stop)) for p in rt.projectors]
+            shards = range(settings.shards) if projector_shards is None else projector_shards
+            rt.projectors = [Projector(r, rt.store, s) for s in shards]
+            tasks += [asyncio.create_task(p.run(stop, Lease(r, p.shard, p.name, settings.consumer,
+                                                            settings.projector_lease_ms)))
+                      for p in rt.projectors]
         yield rt
     finally:
         stop.set()

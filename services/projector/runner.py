@@ -11,6 +11,7 @@ again from its log).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Iterable
 
@@ -25,6 +26,7 @@ from projections import board, movetimes, ratings, stats
 from projections.table import Table, advance, empty
 from services import aggregates
 from services.projector import ratings as player_ratings
+from services.projector.lease import Lease
 from services.protocol import lookup
 from services.reconnect import LOST, Backoff
 from services.redis_client import is_cluster
@@ -237,26 +239,46 @@ class Projector:
         self.tables[env.game_id] = table
         return table
 
-    async def run(self, stop: asyncio.Event) -> None:
+    async def run(self, stop: asyncio.Event, lease: Lease | None = None) -> None:
         """Step until `stop`; a lost Redis (a restart) is waited out with back-off and one
-        warning, and the step is taken again from the stored checkpoint's position."""
+        warning, and the step is taken again from the stored checkpoint's position. With a
+        `lease`, only while this process holds it (`services.projector.lease`): taken from
+        the stored checkpoint each time it is taken, the cache dropped when it is lost, and
+        released at the end."""
         backoff, lost = Backoff(), False
-        while not stop.is_set():
-            try:
-                await self.step()
-            except LOST as e:
-                if not lost:
-                    log.warning("projector of shard %d lost Redis (%s); reconnecting", self.shard, type(e).__name__)
-                lost = True
-                await backoff.wait()
-                continue
-            except Exception:
-                log.exception("projector step failed; retrying")
-                await asyncio.sleep(0.5)
-            if lost:
-                lost = False
-                backoff.reset()
-                self.forget()  # a crashed Redis may have come back with shorter logs
+        try:
+            while not stop.is_set():
+                try:
+                    if lease is not None:
+                        had = lease.held
+                        if not await lease.hold():
+                            if had:
+                                log.warning("projector of shard %d: its lease was lost; another process projects "
+                                            "it now", self.shard)
+                                self.forget()
+                            with contextlib.suppress(asyncio.TimeoutError):
+                                await asyncio.wait_for(stop.wait(), lease.retry_s)
+                            continue
+                        if not had:
+                            self.forget()  # another process may have moved the checkpoint on
+                    await self.step()
+                except LOST as e:
+                    if not lost:
+                        log.warning("projector of shard %d lost Redis (%s); reconnecting", self.shard, type(e).__name__)
+                    lost = True
+                    await backoff.wait()
+                    continue
+                except Exception:
+                    log.exception("projector step failed; retrying")
+                    await asyncio.sleep(0.5)
+                if lost:
+                    lost = False
+                    backoff.reset()
+                    self.forget()  # a crashed Redis may have come back with shorter logs
+        finally:
+            if lease is not None:
+                with contextlib.suppress(Exception):
+                    await lease.release()
 
     async def idle(self) -> bool:
         """True when the checkpoint is at the end of the feed."""

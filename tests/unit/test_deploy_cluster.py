@@ -14,6 +14,7 @@ import typer.main
 import yaml
 
 from services.cli.__main__ import app
+from services.cli.admin import shard_ranges
 from services.config import cluster_nodes
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -35,7 +36,8 @@ def _check_cli(argv: list[str]) -> None:
 def test_compose_names_the_cluster_and_the_processes() -> None:
     doc = yaml.safe_load(COMPOSE.read_text())
     services = doc["services"]
-    assert set(services) == {*REDIS, "cluster-create", "referee-1", "referee-2", "projector", "gateway"}
+    assert set(services) == {*REDIS, "cluster-create", "referee-1", "referee-2", "projector-1", "projector-2",
+                             "gateway"}
     for name in REDIS:
         assert services[name]["command"][:2] == ["redis-server", "/etc/tablestream/redis-cluster.conf"]
         assert any(v.startswith("./redis-cluster.conf:") for v in services[name]["volumes"])
@@ -44,7 +46,7 @@ def test_compose_names_the_cluster_and_the_processes() -> None:
     assert set(create["depends_on"]) == set(REDIS)
     assert "redis-cli --cluster create" in create["command"][0] and "--cluster-replicas 1" in create["command"][0]
     consumers = set()
-    for name in ("referee-1", "referee-2", "projector", "gateway"):
+    for name in ("referee-1", "referee-2", "projector-1", "projector-2", "gateway"):
         svc = services[name]
         _check_cli(svc["command"])
         assert svc["depends_on"]["cluster-create"]["condition"] == "service_completed_successfully"
@@ -53,7 +55,12 @@ def test_compose_names_the_cluster_and_the_processes() -> None:
         assert sorted(h for h, _ in nodes) == REDIS  # the seed nodes are the compose services
         assert env["SHARDS"] == "16" and int(env["TABLESTREAM_WAIT_REPLICAS"]) == 1
         consumers.add(env.get("TABLESTREAM_CONSUMER"))
-    assert {"referee-1", "referee-2"} <= consumers  # stable, distinct consumer names
+    assert {"referee-1", "referee-2", "projector-1", "projector-2"} <= consumers  # stable, distinct names
+    projected: list[int] = []  # the projectors' shard ranges cover every shard once
+    for name in ("projector-1", "projector-2"):
+        argv = services[name]["command"]
+        projected += shard_ranges(argv[argv.index("--projector-shards") + 1], 16)
+    assert sorted(projected) == list(range(16))
     dockerfile = (DEPLOY / "cluster" / "Dockerfile").read_text()
     for line in dockerfile.splitlines():
         if line.startswith("COPY "):
