@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 import redis
 
@@ -62,6 +63,20 @@ def cli(c: Cluster, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=START_S)
 
 
+async def verify_all(run: Callable[..., subprocess.CompletedProcess[str]], c: Cluster, shards: int,
+                     tries: int = 60) -> None:
+    """`verify --all` (through `run(c, ...)`) until it passes, `tries` times 0.5 s apart (the
+    projector may still be writing the last views); then it must have verified every game."""
+    loop = asyncio.get_running_loop()
+    for _ in range(tries):
+        got = await loop.run_in_executor(None, run, c, "verify", "--all")
+        if got.returncode == 0:
+            break
+        await asyncio.sleep(0.5)
+    assert got.returncode == 0, got.stdout + got.stderr
+    assert f"{shards} of {shards} games verified" in got.stdout
+
+
 async def test_whole_games_on_every_shard_with_two_referees_verify(cluster: Cluster, tmp_path) -> None:
     d = Deployment(cluster.url, logs=tmp_path)
     try:
@@ -97,13 +112,7 @@ async def test_whole_games_on_every_shard_with_two_referees_verify(cluster: Clus
             await r.aclose()
 
         loop = asyncio.get_running_loop()
-        for _ in range(50):  # the projector may still be writing the last views
-            got = await loop.run_in_executor(None, cli, cluster, "verify", "--all")
-            if got.returncode == 0:
-                break
-            await asyncio.sleep(0.5)
-        assert got.returncode == 0, got.stdout + got.stderr
-        assert f"{SHARDS} of {SHARDS} games verified" in got.stdout
+        await verify_all(cli, cluster, SHARDS, tries=50)
         rebuilt = await loop.run_in_executor(None, cli, cluster, "projections", "rebuild")
         assert rebuilt.returncode == 0 and f"rebuilt the projections of {SHARDS} games" in rebuilt.stdout, rebuilt.stderr
         again = await loop.run_in_executor(None, cli, cluster, "verify", "--all")

@@ -33,7 +33,7 @@ from services.client import Client
 from services.redis_client import client as redis_client
 from tests.integration.support_cluster import Cluster
 from tests.integration.support_gateway import Deployment
-from tests.integration.test_cluster import one_id_per_shard, wait_alive
+from tests.integration.test_cluster import one_id_per_shard, verify_all, wait_alive
 
 SHARDS = 16
 REFEREES = ("failover-ref-a", "failover-ref-b")
@@ -151,13 +151,7 @@ async def test_master_killed_mid_play(tmp_path, wait: int) -> None:
         # With or without WAIT the projections end as the logs fold, whatever was lost (until
         # the projector's batch write checked its games' logs, 2 of 11 runs without WAIT left
         # one game's views beyond its log's end: tests/integration/test_projector.py).
-        for _ in range(60):  # the projector may still be writing the last views
-            got = await loop.run_in_executor(None, _cli, cluster, "verify", "--all")
-            if got.returncode == 0:
-                break
-            await asyncio.sleep(0.5)
-        assert got.returncode == 0, got.stdout + got.stderr
-        assert f"{SHARDS} of {SHARDS} games verified" in got.stdout
+        await verify_all(_cli, cluster, SHARDS)
         assert told > told_at_kill  # play went on after the failover
     finally:
         if r is not None:
