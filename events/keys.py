@@ -300,3 +300,9 @@ def projector_lease(s: int, name: str) -> str:
     checkpoint name `name` (services.projector.lease), so that several projector
     processes share the shards, one at a time on each."""
     return f"projlease:{{{s}}}:{name}"
+
+
+def timers(s: int) -> str:
+    """Sorted set of shard `s`'s running decisions under a clock: member "<seat>:<game id>",
+    score its deadline (ms); kept by the projector, read by the timer (services.timer)."""
+    return f"timers:{{{s}}}"

@@ -64,7 +64,36 @@ class SeatsTaken(Event, tag="ts.seats_taken"):
     seats: list[SeatPlayer]
 
 
-MetaEvent = GameOpened | SeedRevealed | SeatsTaken
+CLOCK_KINDS = ("move", "fischer", "correspondence")
+TIMEOUT_POLICIES = ("random", "greedy")
+
+
+class ClockSet(Event, tag="ts.clock_set"):
+    """The game's time control, logged by its opening command after `GameOpened` (and
+    `SeatsTaken`) when the open request names one; games without one log none.
+
+    `kind`: "move" (every decision gets `base_ms`), "fischer" (each seat has a bank of
+    `base_ms`; a decision's time is taken from it, then `increment_ms` is added) or
+    "correspondence" (every decision gets `days` days). `on_timeout`: the bot kind that
+    plays a timed-out seat's decision ("random" or "greedy"), logged as `TimedOut`
+    followed by the move's events."""
+
+    kind: str
+    base_ms: int = 0
+    increment_ms: int = 0
+    days: int = 0
+    on_timeout: str = "random"
+
+
+class TimedOut(Event, tag="ts.timed_out"):
+    """A seat's time for its decision ran out (by the referee's clock, the envelope's
+    `time`); the events after it, of the same command, are the move `by` played for it."""
+
+    seat: int
+    by: str
+
+
+MetaEvent = GameOpened | SeedRevealed | SeatsTaken | ClockSet | TimedOut
 
 
 def is_meta(type: str) -> bool:

@@ -10,11 +10,13 @@ from typing import Any
 
 import msgspec
 
+from projections import clock as clocks
 from projections.table import Table
 
 
-class ViewDoc(msgspec.Struct, frozen=True, kw_only=True):
-    """The stored view of one seat (None: spectator) at log position `seq`."""
+class ViewDoc(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """The stored view of one seat (None: spectator) at log position `seq`; `clock` (public:
+    `projections.clock.public`) only for a game with a time control, absent otherwise."""
 
     game_id: str
     game_type: str
@@ -23,6 +25,7 @@ class ViewDoc(msgspec.Struct, frozen=True, kw_only=True):
     over: bool
     view: msgspec.Raw
     text: str
+    clock: dict[str, Any] | None = None
 
 
 _enc = msgspec.json.Encoder()
@@ -44,7 +47,8 @@ def doc(table: Table, seat: int | None, over: bool | None = None, v: Any = None)
     return _enc.encode(ViewDoc(
         game_id=table.game_id, game_type=game.id, seq=table.version, seat=seat,
         over=game.result(table.state) is not None if over is None else over,
-        view=msgspec.Raw(_enc.encode(v)), text=game.render(v)))
+        view=msgspec.Raw(_enc.encode(v)), text=game.render(v),
+        clock=None if table.clock is None else clocks.public(table.clock)))
 
 
 def docs(table: Table) -> dict[int | None, bytes]:

@@ -16,10 +16,11 @@ from games.ora_et_labora.narrate import narrate as ora_et_labora
 from games.seven_wonders.narrate import narrate as seven_wonders
 from games.seven_wonders_duel.narrate import narrate as seven_wonders_duel
 
-SHELL = {"ts.game_opened": "", "ts.seats_taken": "",
-         "ts.seed_revealed": "The game's seed is revealed: anyone may now verify its deals."}
-"""The shell's own events (events/meta.py): the opening and its seats say nothing (the game's
-setup and the chat's own "The game begins" do)."""
+SHELL = {"ts.game_opened": "", "ts.seats_taken": "", "ts.clock_set": "",
+         "ts.seed_revealed": "The game's seed is revealed: anyone may now verify its deals.",
+         "ts.timed_out": "{who}'s time ran out: a bot made this move."}
+"""The shell's own events (events/meta.py): the opening, its seats and its clock say nothing
+(the game's setup and the chat's own "The game begins" do); `{who}` is the acting seat's name."""
 
 NARRATORS: dict[str, Callable[[Entry], list[str]]] = {
     "seven_wonders": seven_wonders, "seven_wonders_duel": seven_wonders_duel,
@@ -32,7 +33,8 @@ def narrate(game_type: str, types: Sequence[str], seat: int, before: Mapping[str
     """The sentences of one log position; `before`/`after` are the spectator's views
     (the `view` of its view documents) around it, `names` the seats' names."""
     own = tuple(t for t in types if t not in SHELL)
-    shell = [SHELL[t] for t in dict.fromkeys(types) if SHELL.get(t)]
+    who = names.get(seat, f"seat {seat}")
+    shell = [SHELL[t].format(who=who) for t in dict.fromkeys(types) if SHELL.get(t)]
     told = NARRATORS.get(game_type)
     if not own:
         return shell

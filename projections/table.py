@@ -16,8 +16,9 @@ from msgspec.structs import replace
 from events.chain import GENESIS
 from events.codec import META, PayloadCodec
 from events.envelope import Envelope
-from events.meta import META_PREFIX, GameOpened, SeatPlayer, SeatsTaken, SeedRevealed, is_meta
+from events.meta import META_PREFIX, ClockSet, GameOpened, SeatPlayer, SeatsTaken, SeedRevealed, TimedOut, is_meta
 from games.contract import GameDef
+from projections import clock as clocks
 
 _codecs: dict[str, tuple[GameDef, PayloadCodec]] = {}
 
@@ -53,6 +54,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     opened: GameOpened | None = None
     seed: str | None = None  # revealed seed (hex), once the game is over
     seated: tuple[SeatPlayer, ...] = ()  # who holds each seat (`SeatsTaken`), () when not logged
+    clock: clocks.Clock | None = None  # the time control (`ClockSet`) folded so far, None without one
 
     @property
     def over(self) -> bool:
@@ -67,7 +69,7 @@ def empty(game_id: str, game: GameDef) -> Table:
 def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
     """`table` after the envelopes that follow it (seq version+1, version+2, ...)."""
     state, version, last, opened, seed = table.state, table.version, table.last_hash, table.opened, table.seed
-    seated = table.seated
+    seated, clock = table.seated, table.clock
     evolve, game = table.game.evolve, table.game
     decode_game, decode_meta = codec(game).decode, META.decode
     for env in envelopes:
@@ -84,10 +86,18 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
                 seed = event.seed
             elif isinstance(event, SeatsTaken):
                 seated = tuple(event.seats)
+            elif isinstance(event, ClockSet):
+                clock = clocks.start(event, opened.players if opened is not None else 0)
+            elif isinstance(event, TimedOut):
+                if clock is not None and 0 <= event.seat < len(clock.seats):
+                    clock = clocks.timed_out(clock, event.seat)
             else:
                 state = evolve(state, event)
+        if clock is not None:  # only games with a time control pay for it
+            clock = clocks.after(clock, env.time, env.seat, env.command_id, game.to_act(state))
         version, last = env.seq, env.hash
-    return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed, seated=seated)
+    return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed, seated=seated,
+                   clock=clock)
 
 
 def command_end(envelopes: Iterable[Envelope], seq: int) -> int:

@@ -207,9 +207,10 @@ class Client:
 
     async def open(self, game: GameDef, *, game_id: str | None = None, preset: str = "",
                    options: Any = None, fixture: Any = None, players: int | None = None,
-                   seats: Sequence[SeatPlayer] = ()) -> tuple[str, list[str], Outcome]:
+                   seats: Sequence[SeatPlayer] = (), clock: protocol.ClockOptions | None = None
+                   ) -> tuple[str, list[str], Outcome]:
         """Create a game: its id, one fresh secret token per seat, and the outcome; `seats`
-        names who holds each seat (logged: ratings are kept by it)."""
+        names who holds each seat (logged: ratings are kept by it); `clock` its time control."""
         game_id = game_id or f"{game.id}-{uuid.uuid4().hex[:10]}"
         if options is None and not preset:
             preset = next(iter(game.presets))
@@ -218,7 +219,7 @@ class Client:
         req = protocol.OpenRequest(
             token_hashes=[protocol.token_hash(t) for t in tokens], preset=preset,
             options=msgspec.Raw(msgspec.json.encode(options)),  # None encodes as null
-            fixture=msgspec.Raw(msgspec.json.encode(fixture)), seats=list(seats))
+            fixture=msgspec.Raw(msgspec.json.encode(fixture)), seats=list(seats), clock=clock)
         out = await self.submit(self.envelope(game_id=game_id, game_type=game.id, kind="open",
                                               command=msgspec.json.encode(req)))
         return game_id, tokens, out

@@ -13,7 +13,7 @@ import hashlib
 import re
 import secrets
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 
@@ -52,6 +52,58 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     options: msgspec.Raw = msgspec.Raw(b"null")
     fixture: msgspec.Raw = msgspec.Raw(b"null")
     seats: list[SeatPlayer] = []
+    clock: ClockOptions | None = None
+    """The game's time control (README "Clocks"), logged as `ClockSet`; None: untimed."""
+
+
+class ClockOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """An open request's time control: `kind` "move" (`base_ms` a decision), "fischer"
+    (a bank of `base_ms`, `increment_ms` added after each decision) or "correspondence"
+    (`days` a decision); `on_timeout`: the bot kind that plays a timed-out decision."""
+
+    kind: str
+    base_ms: Annotated[int, msgspec.Meta(ge=0, le=2**53)] = 0
+    increment_ms: Annotated[int, msgspec.Meta(ge=0, le=2**53)] = 0
+    days: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
+    on_timeout: str = "random"
+
+
+_UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
+_DURATION = re.compile(r"(\d{1,9})(ms|s|m|h|d)?")
+
+
+def _ms(text: str) -> int:
+    m = _DURATION.fullmatch(text)
+    if m is None:
+        raise ValueError(f"{text!r} is not a duration (a number with ms, s, m, h or d; ms if none)")
+    return int(m.group(1)) * _UNITS[m.group(2) or "ms"]
+
+
+def parse_clock(text: str) -> ClockOptions:
+    """A time control from its short form KIND:BASE[+INCREMENT][@BOT]: "move:30s",
+    "fischer:5m+3s", "correspondence:3d@greedy" (durations in ms, s, m, h or d;
+    correspondence in whole days). ValueError saying why for anything else; the bounds
+    are checked by the referee (`projections.clock.problem`)."""
+    kind, _, rest = text.strip().partition(":")
+    rest, _, bot = rest.partition("@")
+    base, _, inc = rest.partition("+")
+    if not kind or not base:
+        raise ValueError(f"{text!r}: a clock is KIND:BASE[+INCREMENT][@BOT], e.g. fischer:5m+3s")
+    on_timeout = bot or "random"
+    if kind == "correspondence":
+        if inc or not base.endswith("d") or not base[:-1].isdigit():
+            raise ValueError(f"{text!r}: a correspondence clock is correspondence:<days>d")
+        return ClockOptions(kind=kind, days=int(base[:-1]), on_timeout=on_timeout)
+    return ClockOptions(kind=kind, base_ms=_ms(base), increment_ms=_ms(inc) if inc else 0, on_timeout=on_timeout)
+
+
+class TimeoutRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The `command` of a "timeout" envelope (sent by the timer service, `services.timer`):
+    the deadline it found passed for the envelope's seat. The referee judges the timeout by
+    its own clock and the game's log, never by this figure, which names the decision (a
+    command id per decision: a timeout sent again is answered from its record)."""
+
+    deadline: Annotated[int, msgspec.Meta(ge=0, le=2**62)]
 
 
 latency = keys.latency

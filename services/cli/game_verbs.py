@@ -21,7 +21,7 @@ from services.cli.shared import (FAILED, NOT_FOUND, USAGE, DataDir, Exit, err, f
                                  load_settings, options_for, print_json, run, runtime)
 from services.client import Client, parse_text
 from services.config import Settings
-from services.protocol import new_token, token_hash
+from services.protocol import ClockOptions, new_token, parse_clock, token_hash
 
 
 def new(game: str = typer.Option("seven_wonders", help="Game type."),
@@ -29,14 +29,21 @@ def new(game: str = typer.Option("seven_wonders", help="Game type."),
         preset: str = typer.Option(None, help="A named preset."),
         fixture: Path = typer.Option(None, help="JSON file with the game's fixture (fixed deals)."),
         game_id: str = typer.Option(None, "--id", help="Game id (default: generated)."),
+        clock: str = typer.Option(None, help="A time control: move:30s, fischer:5m+3s or correspondence:3d, "
+                                             "optionally @greedy (the bot that plays a timed-out decision; "
+                                             "default @random). README \"Clocks\"."),
         data_dir: Optional[str] = DataDir) -> None:
     """Create a game; prints its id and one secret token per seat as JSON."""
     _check_id(game_id)
-    run(_new(load_settings(data_dir), game_def(game), players, preset, fixture, game_id))
+    try:
+        timed = None if clock is None else parse_clock(clock)
+    except ValueError as e:
+        raise fail(USAGE, f"--clock: {e}") from None
+    run(_new(load_settings(data_dir), game_def(game), players, preset, fixture, game_id, timed))
 
 
 async def _new(settings: Settings, game: GameDef, players: int | None, preset: str | None,
-               fixture: Path | None, game_id: str | None) -> None:
+               fixture: Path | None, game_id: str | None, clock: ClockOptions | None = None) -> None:
     preset_name, options = options_for(game, players, preset)
     try:
         fx = None if fixture is None else msgspec.json.decode(fixture.read_bytes(), type=game.fixture_type)
@@ -47,7 +54,8 @@ async def _new(settings: Settings, game: GameDef, players: int | None, preset: s
     async with runtime(settings) as rt:
         await rt.ensure_referee()
         async with Client(rt.redis, settings.shards) as c:
-            gid, tokens, out = await c.open(game, game_id=game_id, preset=preset_name, options=options, fixture=fx)
+            gid, tokens, out = await c.open(game, game_id=game_id, preset=preset_name, options=options, fixture=fx,
+                                            clock=clock)
         if isinstance(out, Rejected):
             print_json(out)
             raise Exit(FAILED)

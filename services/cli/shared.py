@@ -168,7 +168,8 @@ async def runtime(settings: Settings, *, referee: bool = False, projector: bool 
                   projector_shards: Sequence[int] | None = None) -> AsyncIterator[Runtime]:
     """Connect (starting the embedded Redis if needed) and optionally run the service in-process:
     the referee, and a projector for every shard (or those of `projector_shards`), each
-    stepping while this process holds its shard's lease (services.projector.lease)."""
+    stepping, and sending its shard's timeouts (services.timer), while this process holds
+    its shard's lease (services.projector.lease)."""
     url, emb = url_for(settings)
     r = client(url)
     rt = Runtime(settings, url, r, EventStore(r, shards=settings.shards, feed_maxlen=settings.feed_maxlen))
@@ -186,12 +187,15 @@ async def runtime(settings: Settings, *, referee: bool = False, projector: bool 
             # Imported here, as the referee is: only play and up run a projector.
             from services.projector.lease import Lease
             from services.projector.runner import Projector
+            from services.timer import Timer
 
             shards = range(settings.shards) if projector_shards is None else projector_shards
             rt.projectors = [Projector(r, rt.store, s) for s in shards]
-            tasks += [asyncio.create_task(p.run(stop, Lease(r, p.shard, p.name, settings.consumer,
-                                                            settings.projector_lease_ms)))
-                      for p in rt.projectors]
+            for p in rt.projectors:
+                lease = Lease(r, p.shard, p.name, settings.consumer, settings.projector_lease_ms)
+                tasks.append(asyncio.create_task(p.run(stop, lease)))
+                # The shard's timeouts are sent by the process that projects it (its clocks' deadlines).
+                tasks.append(asyncio.create_task(Timer(r, p.shard, lambda lease=lease: lease.held).run(stop)))
         yield rt
     finally:
         stop.set()

@@ -19,6 +19,7 @@ from services.gateway.context import gw
 from services.gateway.errors import ApiError
 from services.gateway.history import at_position, check_at
 from services.gateway.tables import hashes
+from services.protocol import ClockOptions
 
 GameId = Annotated[str, msgspec.Meta(pattern=f"^{keys.GAME_ID_PATTERN}$")]
 
@@ -32,6 +33,10 @@ class OpenGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     players: int | None = None
     options: dict[str, Any] | None = None
     game_id: GameId | None = None
+    clock: ClockOptions | None = None
+    """A time control (README "Clocks"): {"kind": "fischer", "base_ms": 300000,
+    "increment_ms": 3000}, {"kind": "move", "base_ms": 30000} or {"kind":
+    "correspondence", "days": 3}, with "on_timeout": "random" (default) or "greedy"."""
 
 
 class OpenedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -111,7 +116,8 @@ def resolve_options(game: GameDef, body: OpenGame) -> tuple[str, Any]:
 async def open_game(request: Request, data: JSONBody[OpenGame]) -> OpenedGame:
     game = lookup(data.game_type)
     preset, options = resolve_options(game, data)
-    gid, tokens, out = await gw(request).client.open(game, game_id=data.game_id, preset=preset, options=options)
+    gid, tokens, out = await gw(request).client.open(game, game_id=data.game_id, preset=preset, options=options,
+                                                     clock=data.clock)
     if isinstance(out, Rejected):
         raise ApiError(out.code, out.message, game_id=gid)
     return OpenedGame(game_id=gid, game_type=game.id, tokens=tokens)

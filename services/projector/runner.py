@@ -35,8 +35,37 @@ log = logging.getLogger("tablestream.projector")
 
 LIVE = keys.LIVE
 
-# KEYS: checkpoint key ("" for none), then per game its log key and its view keys; ARGV:
-# checkpoint id, n games, then per game (game id, n views, seq, the views' docs), then
+_TIMERS = """
+local function ts_timers(tkey, a, write)
+  local n = tonumber(ARGV[a])
+  if n == 0 then return a + 1 end
+  if write then
+    local suffix = ':' .. ARGV[a + 1]
+    for s = 1, n do
+      local d = tonumber(ARGV[a + 1 + s])
+      if d > 0 then redis.call('ZADD', tkey, d, (s - 1) .. suffix) else redis.call('ZREM', tkey, (s - 1) .. suffix) end
+    end
+  end
+  return a + 2 + n
+end
+"""
+"""`ts_timers(timers key, a, write)`: ARGV[a] = n seats of a clock (0: no clock, nothing
+follows), then "<game type>:<game id>", then per seat its running decision's deadline (0:
+none); if `write`, each seat's member "<seat>:<game type>:<game id>" of `keys.timers` is set
+to it or removed. Returns the index after them."""
+
+
+def timer_args(table: Table) -> list[object]:
+    """`ts_timers`' arguments for a table: its seats' deadlines, or none without a clock."""
+    clock = table.clock
+    if clock is None:
+        return [0]
+    return [len(clock.seats), f"{table.game.id}:{table.game_id}", *(clock.deadline(s) or 0 for s in range(len(clock.seats)))]
+
+
+# KEYS: checkpoint key ("" for none), the shard's timers key, then per game its log key and
+# its view keys; ARGV: checkpoint id, n games, then per game (game id, n views, seq, the
+# views' docs, `ts_timers`' arguments: the deadlines of its clock's running decisions), then
 # (stats key, game id, row, dashboard prefix, contribution) for finished games
 # (services.aggregates: the row and the dashboard's counters together).
 # A game whose log is shorter than the seq its views were folded at gets nothing written,
@@ -44,8 +73,8 @@ LIVE = keys.LIVE
 # without WAIT, this very call may run on the promoted replica, sent again by the cluster
 # client, while the entries it was folded from died with the old master).
 # Returns {games (1-based) of which a newer view is stored, games whose log is behind}.
-_WRITE = aggregates.LUA + """
-local k, a = 2, 3
+_WRITE = aggregates.LUA + _TIMERS + """
+local k, a = 3, 3
 local newer, behind, skip = {}, {}, {}
 for g = 1, tonumber(ARGV[2]) do
   local gid, nv, seq = ARGV[a], tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2])
@@ -68,6 +97,7 @@ for g = 1, tonumber(ARGV[2]) do
   end
   k = k + 1 + nv
   a = a + nv
+  a = ts_timers(KEYS[2], a, not skip[gid])
 end
 while a <= #ARGV do
   if not skip[ARGV[a + 1]] then ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]) end
@@ -293,7 +323,7 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
     Returns (the games of which a newer view than the one offered was stored, the games whose
     log is shorter than their table: nothing of them was written, and they are not to be
     cached: the caller projects them again from their logs)."""
-    script_keys: list[str] = [checkpoint[0] if checkpoint else ""]
+    script_keys: list[str] = [checkpoint[0] if checkpoint else "", keys.timers(shard)]
     owners: list[str] = []
     args: list[object] = [checkpoint[1] if checkpoint else "", 0]
     extra: list[object] = []
@@ -307,6 +337,7 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
         for seat, data in docs.items():
             script_keys.append(keys.view(shard, t.game_id, seat))
             args.append(data)
+        args += timer_args(t)
         if t.game.result(t.state) is not None:
             envs = await store.read(t.game_id)
             envs = [e for e in envs if e.seq <= t.version]
@@ -333,20 +364,23 @@ async def write(redis: aioredis.Redis, script: object, shard: int, tables: Itera
     return {owners[int(i) - 1] for i in newer}, late
 
 
-# Rebuild's swap of one game. KEYS: the game's log, then its view keys; ARGV: the log's
-# length the documents were folded from, n views, per view (seq, doc), then the stats key,
-# the game id, its row ("" for none), the dashboard prefix and the row's contribution
-# (a stats key "": no row here; on a cluster the row is written apart, in its own slot).
+# Rebuild's swap of one game. KEYS: the game's log, its view keys, the shard's timers; ARGV: the log's
+# length the documents were folded from, n views, per view (seq, doc), `ts_timers`'
+# arguments, then the stats key, the game id, its row ("" for none), the dashboard prefix
+# and the row's contribution (a stats key "": no row here; on a cluster the row is written
+# apart, in its own slot).
 # Nothing is written if the log has moved on since
 # (the caller folds it again); otherwise every view is replaced whatever its seq (a stored
 # view ahead of the log is stale too), so readers see the old document, then the new one.
-SWAP = aggregates.LUA + """
+SWAP = aggregates.LUA + _TIMERS + """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
 local a = 3
-for i = 1, tonumber(ARGV[2]) do
+local n = tonumber(ARGV[2])
+for i = 1, n do
   redis.call('HSET', KEYS[i + 1], 'seq', ARGV[a], 'doc', ARGV[a + 1])
   a = a + 2
 end
+a = ts_timers(KEYS[n + 2], a, true)
 if ARGV[a] ~= '' then ts_row(ARGV[a], ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4]) end
 return 1
 """
@@ -363,9 +397,11 @@ def swap_args(shard: int, table: Table, envs: list[Envelope], cluster: bool
     args: list[object] = [table.version, len(docs)]
     for data in docs.values():
         args += (table.version, data)
+    args += timer_args(table)
     row_args = aggregates.row_args(game, game_id, row)
     args += ["", game_id, "", "", ""] if cluster else row_args
-    return [keys.log(shard, game_id), *(keys.view(shard, game_id, seat) for seat in docs)], args, row, row_args
+    return ([keys.log(shard, game_id), *(keys.view(shard, game_id, seat) for seat in docs), keys.timers(shard)],
+            args, row, row_args)
 
 
 def fold_log(game_id: str, envs: list[Envelope]) -> Table | None:

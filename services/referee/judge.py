@@ -22,12 +22,14 @@ from events import keys
 from events.chain import Linker
 from events.codec import META
 from events.envelope import CommandEnvelope, Envelope, Outcome, Rejected
-from events.meta import SEAT_PLAYER_KINDS, GameOpened, SeatsTaken, SeedRevealed
+from events.meta import SEAT_PLAYER_KINDS, ClockSet, GameOpened, SeatsTaken, SeedRevealed, TimedOut
 from games import fold
 from games.contract import GAME_OVER, GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
-from projections.table import Table, codec, empty
+from projections import clock as clocks
+from projections.table import Table, advance, codec, empty
 from services import protocol
+from services.bots.policies import BOTS
 from services.protocol import lookup
 from services.referee.cache import GameCache
 
@@ -79,6 +81,11 @@ class Item(msgspec.Struct, gc=False):
 
 _env_decoder = msgspec.json.Decoder(CommandEnvelope)
 _open_decoder = msgspec.json.Decoder(protocol.OpenRequest)
+_timeout_decoder = msgspec.json.Decoder(protocol.TimeoutRequest)
+NOT_TIMED_OUT = "not_timed_out"
+"""The code of a timeout the log does not bear out: the seat has no decision running, or
+its time is not up by the referee's clock (it moved meanwhile: the timer's view was old)."""
+KINDS = ("act", "open", "timeout")
 MAX_PLAYER_CHARS = 100
 
 
@@ -169,8 +176,8 @@ class Judge:
             it.reject(env.game_id, "wrong_shard", f"game {env.game_id!r} is not on shard {self.shard}")
         elif (game := lookup(env.game_type)) is None:
             it.reject(env.game_id, "unknown_game_type", f"no game type {env.game_type!r}")
-        elif env.kind not in ("act", "open"):
-            it.reject(env.game_id, "malformed", "kind must be act or open")
+        elif env.kind not in KINDS:
+            it.reject(env.game_id, "malformed", "kind must be act, open or timeout")
         else:
             it.game = game
         return it
@@ -194,6 +201,8 @@ class Judge:
         if not 0 <= env.seat < opened.players:
             it.reject(env.game_id, "unknown_seat", f"seat must be 0..{opened.players - 1}")
             return None
+        if env.kind == "timeout":
+            return self._timeout(it, table)
         seats = self.cache.tokens.get(env.game_id)
         if seats is None or seats.get(env.seat) != env.token:
             if protocol.token_hash(env.token) != opened.seat_token_hashes[env.seat]:
@@ -221,6 +230,41 @@ class Judge:
             it.reject(env.game_id, "no_effect", "the command changes nothing")
             return None
         return self._seal(it, table, out, env.seat, fold.after(game, table.state, out))
+
+    def _timeout(self, it: Item, table: Table) -> Decision | None:
+        """A seat's decision timed out (sent by the timer service, `services.timer`; no token:
+        the timeout is judged by this referee's clock against the deadline the log folds
+        to, so a timeout sent early or for a decision already made is refused). The bot kind
+        of the clock's `on_timeout` plays the decision: `TimedOut`, then its move's events."""
+        env, game = it.env, table.game
+        assert env is not None
+        try:
+            _timeout_decoder.decode(env.command)
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            it.reject(env.game_id, "malformed", f"bad timeout: {e}")
+            return None
+        if table.clock is None:
+            it.reject(env.game_id, "no_clock", f"game {env.game_id!r} has no time control")
+            return None
+        if game.result(table.state) is not None:
+            it.reject(env.game_id, GAME_OVER.code, GAME_OVER.message)
+            return None
+        deadline = table.clock.deadline(env.seat)
+        now = self.clock()
+        if deadline is None or env.seat not in game.to_act(table.state):
+            it.reject(env.game_id, NOT_TIMED_OUT, f"seat {env.seat} has no decision running")
+            return None
+        if now < deadline:
+            it.reject(env.game_id, NOT_TIMED_OUT, f"seat {env.seat} has {deadline - now} ms left")
+            return None
+        by = table.clock.on_timeout
+        bot = BOTS[by](b"timeout/%s/%d" % (env.game_id.encode(), table.version), env.seat)
+        out = game.decide(table.state, env.seat, bot.choose(game, table.state, env.seat))
+        if isinstance(out, Rejection) or not out:  # a legal command refused: a bug in the game
+            raise RuntimeError(f"the {by} bot's move for a timed-out seat was refused: "
+                               f"{out.code if isinstance(out, Rejection) else 'no_effect'}")
+        return self._seal(it, table, [TimedOut(seat=env.seat, by=by), *out], env.seat,
+                          fold.after(game, table.state, out), now)
 
     def _open(self, it: Item, table: Table | None) -> Decision | None:
         env, game = it.env, it.game
@@ -275,17 +319,32 @@ class Judge:
             seat_token_hashes=list(req.token_hashes), fixture=fixture is not None,
         )
         seated = [SeatsTaken(seats=list(req.seats))] if req.seats else []
-        return self._seal(it, empty(env.game_id, game), [opened, *seated, *opening], -1, fold.replay(game, opening))
+        timed: list[ClockSet] = []
+        if req.clock is not None:
+            c = req.clock
+            clock = ClockSet(kind=c.kind, base_ms=c.base_ms, increment_ms=c.increment_ms, days=c.days,
+                             on_timeout=c.on_timeout)
+            if (problem := clocks.problem(clock)) is not None:
+                it.reject(env.game_id, "bad_options", problem)
+                return None
+            timed = [clock]
+        return self._seal(it, empty(env.game_id, game), [opened, *seated, *timed, *opening], -1,
+                          fold.replay(game, opening))
 
-    def _seal(self, it: Item, table: Table, events: list[Any], seat: int, state: Any) -> Decision:
+    def _seal(self, it: Item, table: Table, events: list[Any], seat: int, state: Any,
+              now: int | None = None) -> Decision:
         """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends;
-        `state` is the game's state after them (folded once, by decide or by games.fold.after)."""
+        `state` is the game's state after them (folded once, by decide or by games.fold.after).
+        A game with a clock (or an open that sets one) has its envelopes folded for the
+        clock as `advance` folds them, so the cached Table's clock is the log's."""
         game, game_id = table.game, table.game_id
         gcodec = codec(game)
-        link = Linker(game_id=game_id, game_type=game.id, time=self.clock(), command_id=it.command_id)
+        link = Linker(game_id=game_id, game_type=game.id, time=self.clock() if now is None else now,
+                      command_id=it.command_id)
         envelopes: list[Envelope] = []
         prev, seq = table.last_hash, table.version
         opened, seated = table.opened, table.seated
+        timed = table.clock is not None
         for ev in events:
             if isinstance(ev, GameOpened):
                 tag, v, data = META.encode(ev)
@@ -293,6 +352,9 @@ class Judge:
             elif isinstance(ev, SeatsTaken):
                 tag, v, data = META.encode(ev)
                 seated = tuple(ev.seats)
+            elif isinstance(ev, (ClockSet, TimedOut)):
+                tag, v, data = META.encode(ev)
+                timed = True
             else:
                 tag, v, data = gcodec.encode(ev)
             seq += 1
@@ -307,6 +369,7 @@ class Judge:
                 tag, v, data = META.encode(SeedRevealed(seed=seed))
                 seq += 1
                 envelopes.append(link(prev, seq, tag, v, -1, data))
+        clock = advance(table, envelopes).clock if timed else None
         after = Table(game_id=game_id, game=game, state=state, version=seq,
-                      last_hash=envelopes[-1].hash, opened=opened, seed=seed, seated=seated)
+                      last_hash=envelopes[-1].hash, opened=opened, seed=seed, seated=seated, clock=clock)
         return tuple(envelopes), after  # a tuple of untracked Structs: the GC lets go of it

@@ -186,6 +186,35 @@ def test_up_can_run_the_projector_alone(tmp_path):
     assert "projector on 1 shard(s)" in errors and "referee" not in errors
 
 
+def test_new_with_a_clock_shows_it_in_the_view_and_refuses_a_bad_one(tmp_path):
+    """README "Clocks": `new --clock` opens a timed game; `view` prints its clock line; a
+    clock the referee cannot use, or one that does not parse, is refused with exit 2 or 1."""
+    data = tmp_path / "ts"
+    bad = ts("new", "--game", "seven_wonders_duel", "--clock", "fischer", data=data, check=False)
+    assert bad.returncode == 2 and "--clock:" in bad.stderr and "Traceback" not in bad.stderr
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    up = subprocess.Popen([sys.executable, "-m", "services.cli", "up", "--data-dir", str(data)],
+                          env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        refused = ts("new", "--game", "seven_wonders_duel", "--clock", "move:10ms", data=data, check=False)
+        assert refused.returncode == 1 and json.loads(refused.stdout)["code"] == "bad_options"
+        gid = json.loads(ts("new", "--game", "seven_wonders_duel", "--clock", "fischer:5m+3s@greedy",
+                            data=data).stdout)["game_id"]
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            got = ts("view", gid, data=data, check=False)
+            if got.returncode == 0:
+                break
+            time.sleep(0.2)
+        line = " ".join(got.stdout.split())
+        assert "clock (fischer +3.0 s, on timeout: greedy bot): seat 0 " in line, got.stdout
+        assert re.search(r"seat 0 \d+\.\d s \(to move\); seat 1 300\.0 s", line), line
+    finally:
+        up.send_signal(signal.SIGINT)
+        up.communicate(timeout=20)
+    assert up.returncode == 0
+
+
 def test_bad_input_on_the_command_line_is_a_clear_usage_or_not_found_error(tmp_path):
     """README "CLI", exit codes (2 usage, 3 not found): each of these was a traceback with
     exit 1, a silent choice, or a hang (found by a walk through README)."""

@@ -213,6 +213,9 @@ def _matrix(gid: str, token: str, other_token: str) -> list[tuple[str, str, dict
         ("POST", "/games", js, b'{"game_type": "seven_wonders", "players": 9}', 400, "bad_options"),
         ("POST", "/games", js, b'{"game_type": "seven_wonders", "options": {"players": 3, "x": 1}}', 400, "bad_options"),
         ("POST", "/games", js, b'{"game_type": "arkadia", "game_id": "../../etc"}', 400, "malformed"),
+        ("POST", "/games", js, b'{"game_type": "arkadia", "clock": {"kind": "move", "base_ms": 5}}', 400,
+         "bad_options"),
+        ("POST", "/games", js, b'{"game_type": "arkadia", "clock": {"kind": "move", "tempo": 1}}', 400, "malformed"),
         ("POST", "/games", js, b'{"game_type": "seven_wonders", "pad": "' + b"x" * 70_000 + b'"}', 413, "oversized"),
         ("GET", "/game-types/chess", {}, b"", 404, "unknown_game_type"),
         ("GET", "/games/no-such-game/view", {}, b"", 404, "unknown_game"),
@@ -276,6 +279,27 @@ async def test_each_seat_sees_only_its_own_view(deployment: Deployment) -> None:
             game = table.game
             assert [m["text"] for m in moves["moves"]] == [game.format_command(c)
                                                            for c in game.legal_commands(table.state, seat)]
+
+
+async def test_a_game_opened_with_a_clock_shows_it_in_every_view(deployment: Deployment) -> None:
+    """README "Clocks": POST /games with a `clock` opens a timed game; its views carry the
+    clock (the same for every audience), as the log folds it."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, "seven_wonders_duel",
+                                  clock={"kind": "fischer", "base_ms": 300_000, "increment_ms": 3_000})
+        table = await _table(deployment, gid)
+        assert table.clock is not None
+        spectator = await http.get(f"/games/{gid}/view")
+        assert spectator.content == doc(table, None)
+        clock = spectator.json()["clock"]
+        assert clock["kind"] == "fischer" and clock["increment_ms"] == 3_000
+        first = table.game.to_act(table.state)[0]
+        assert clock["seats"][first]["deadline"] == table.clock.deadline(first) is not None
+        assert clock["seats"][1 - first] == {"seat": 1 - first, "left_ms": 300_000, "deadline": None, "timeouts": 0}
+        for token in tokens:
+            assert (await http.get(f"/games/{gid}/view", headers=_bearer(token))).json()["clock"] == clock
+        untimed, _ = await _open(http, "seven_wonders_duel")
+        assert "clock" not in (await http.get(f"/games/{untimed}/view")).json()
 
 
 async def test_openapi_is_served(deployment: Deployment) -> None:

@@ -154,3 +154,11 @@ def test_the_shells_events_are_told_too() -> None:
     assert narrate("arkadia", ["ts.game_opened"], -1, None, after, NAMES) == []
     told = narrate("arkadia", ["turn_ended", "game_ended", "ts.seed_revealed"], 0, after, after, NAMES)
     assert told[-1] == narration.SHELL["ts.seed_revealed"] and len(told) == 3, told
+
+
+def test_a_timeout_is_told_with_the_seat_that_ran_out_of_time() -> None:
+    after = _json(GAMES["arkadia"].view(replay(GAMES["arkadia"], GAMES["arkadia"].setup(
+        GAMES["arkadia"].presets["2p"], Seed(b"12345678"))), None))
+    assert narrate("arkadia", ["ts.clock_set"], -1, None, after, NAMES) == []
+    told = narrate("arkadia", ["ts.timed_out", "turn_ended"], 1, after, after, NAMES)
+    assert told[-1] == f"{NAMES[1]}'s time ran out: a bot made this move.", told

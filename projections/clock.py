@@ -1,0 +1,117 @@
+"""A game's clock folded from its log: each seat's time left and the deadline of its decision.
+
+Pure: times are the envelopes' `time` (the referee's clock, ms), never this process's, so
+the referee, the projector, replay and verify fold the same clock from the same log. A
+game has a clock only if its opening logged `ClockSet` (events.meta). After every envelope
+the seats the game says are to act (`GameDef.to_act`) have their clocks running: a seat's
+decision starts when it joins them, and the first event of its next command (its move, or
+`TimedOut`) ends the decision and charges the time it took. Seats that act at once (7
+Wonders' simultaneous choices) run at once, each on its own clock.
+
+Kinds (README "Clocks"): "move" gives every decision `base_ms`; "correspondence" every
+decision `days` days; "fischer" gives each seat a bank of `base_ms` from which each
+decision's time is taken, then `increment_ms` is added (a bank never goes below 0).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from events.meta import CLOCK_KINDS, TIMEOUT_POLICIES, ClockSet
+
+DAY_MS = 86_400_000
+MAX_CLOCK_MS = 366 * DAY_MS
+"""The longest time control accepted (a year): bounds every figure a clock holds."""
+
+
+class SeatClock(msgspec.Struct, frozen=True, gc=False, array_like=True):
+    """One seat's clock: `left_ms` (its bank, or the allowance of its current decision) and
+    `since` (when its running decision began; None while it has nothing to decide)."""
+
+    left_ms: int
+    since: int | None = None
+
+
+class Clock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A game's clock after a log prefix. `command`: the command whose events were folded
+    last (a seat is charged once per command); `timeouts[seat]`: how often it timed out."""
+
+    kind: str
+    allowance_ms: int  # the time a decision gets (move, correspondence) or the starting bank (fischer)
+    increment_ms: int
+    on_timeout: str
+    seats: tuple[SeatClock, ...]
+    timeouts: tuple[int, ...]
+    command: str = ""
+
+    def deadline(self, seat: int) -> int | None:
+        """When `seat`'s running decision times out (ms, the referee's clock), or None."""
+        sc = self.seats[seat]
+        return None if sc.since is None else sc.since + sc.left_ms
+
+    def deadlines(self) -> list[tuple[int, int]]:
+        """(seat, deadline) of every running decision."""
+        return [(s, sc.since + sc.left_ms) for s, sc in enumerate(self.seats) if sc.since is not None]
+
+
+def problem(c: ClockSet) -> str | None:
+    """Why a time control cannot be used (a sentence), or None."""
+    if c.kind not in CLOCK_KINDS:
+        return f"a clock's kind is one of {', '.join(CLOCK_KINDS)}, not {c.kind!r}"
+    if c.on_timeout not in TIMEOUT_POLICIES:
+        return f"on_timeout is one of {', '.join(TIMEOUT_POLICIES)}, not {c.on_timeout!r}"
+    if c.kind == "correspondence":
+        if not 1 <= c.days <= 366 or c.base_ms or c.increment_ms:
+            return "a correspondence clock gives 1-366 days a move (days), nothing else"
+    elif not 1000 <= c.base_ms <= MAX_CLOCK_MS or c.days:
+        return f"a {c.kind} clock needs base_ms of 1000 to {MAX_CLOCK_MS} (and no days)"
+    if c.increment_ms and c.kind != "fischer" or not 0 <= c.increment_ms <= MAX_CLOCK_MS:
+        return f"increment_ms (0 to {MAX_CLOCK_MS}) is for a fischer clock only"
+    return None
+
+
+def start(c: ClockSet, players: int) -> Clock:
+    """The clock a game's `ClockSet` sets, no decision running yet."""
+    allowance = c.days * DAY_MS if c.kind == "correspondence" else c.base_ms
+    return Clock(kind=c.kind, allowance_ms=allowance, increment_ms=c.increment_ms, on_timeout=c.on_timeout,
+                 seats=tuple(SeatClock(allowance) for _ in range(players)), timeouts=(0,) * players)
+
+
+def after(clock: Clock, time: int, seat: int, command_id: str, acting: Sequence[int]) -> Clock:
+    """`clock` after an envelope of `command_id` by `seat` at `time`, the game's seats to act
+    after it being `acting`. The first envelope of a seat's command charges that seat's
+    running decision; then every seat in `acting` runs (a decision begins at `time` for one
+    that was not running) and every other seat stops."""
+    seats = list(clock.seats)
+    if command_id != clock.command and 0 <= seat < len(seats) and (sc := seats[seat]).since is not None:
+        if clock.kind == "fischer":
+            used = max(0, time - sc.since)
+            seats[seat] = SeatClock(min(MAX_CLOCK_MS, max(0, sc.left_ms - used) + clock.increment_ms))
+        else:
+            seats[seat] = SeatClock(clock.allowance_ms)
+    for s, sc in enumerate(seats):
+        running = s in acting
+        if running and sc.since is None:
+            seats[s] = SeatClock(sc.left_ms if clock.kind == "fischer" else clock.allowance_ms, time)
+        elif not running and sc.since is not None:
+            seats[s] = SeatClock(sc.left_ms)  # stopped without a move of its own: not charged
+    return msgspec.structs.replace(clock, seats=tuple(seats), command=command_id)
+
+
+def timed_out(clock: Clock, seat: int) -> Clock:
+    """`clock` counting one more timeout of `seat`."""
+    counts = list(clock.timeouts)
+    counts[seat] += 1
+    return msgspec.structs.replace(clock, timeouts=tuple(counts))
+
+
+def public(clock: Clock, now: int | None = None) -> dict[str, object]:
+    """What every view shows of the clock (nothing in it is hidden): per seat its time left
+    (`left_ms`, at `now` if given, for a running decision) and its deadline."""
+    seats = []
+    for s, sc in enumerate(clock.seats):
+        left = sc.left_ms if sc.since is None or now is None else max(0, sc.since + sc.left_ms - now)
+        seats.append({"seat": s, "left_ms": left, "deadline": clock.deadline(s), "timeouts": clock.timeouts[s]})
+    return {"kind": clock.kind, "increment_ms": clock.increment_ms, "on_timeout": clock.on_timeout, "seats": seats}

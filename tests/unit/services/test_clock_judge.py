@@ -1,0 +1,148 @@
+"""Clocks and timeouts (issue #28) on a fake clock, without Redis: the clock folded from a log
+(projections/clock.py, hand-computed figures) and the judge's timeouts (services/referee/
+judge.py): refused before the deadline and for a decision already made, played by the bot
+of the clock's `on_timeout` at the deadline, and the judge's Table always the log's fold."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+
+from events.meta import ClockSet, TimedOut
+from games.seven_wonders import GAME as SW
+from games.seven_wonders_duel import GAME as DUEL
+from projections import clock as clocks
+from projections.table import Table, advance, decode, empty
+from services import protocol
+from services.referee.cache import GameCache
+from services.referee.judge import NOT_TIMED_OUT, Judge
+from tests.unit.services.test_judge import entry, judged
+
+T0 = 1_700_000_000_000
+SEED = bytes(range(32))
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def _open(game, players: int, clock: protocol.ClockOptions | None) -> tuple[Judge, FakeClock, Table, list, list[str]]:
+    now = FakeClock()
+    cache = GameCache(10)
+    cache.secrets["g-1"] = SEED
+    judge = Judge(0, 1, 4096, now, cache)
+    tokens = [f"tok-{i}" for i in range(players)]
+    req = protocol.OpenRequest(token_hashes=[protocol.token_hash(t) for t in tokens], preset=f"{players}p",
+                               clock=clock)
+    it, got = judged(judge, None, entry("c-open", kind="open", seat=-1, token="", game_type=game.id,
+                                        command=msgspec.json.encode(req)))
+    assert it.outcome is None and got is not None, it.outcome
+    envs, table = got
+    return judge, now, table, list(envs), tokens
+
+
+def _act(judge: Judge, game, table: Table, log: list, seat: int, token: str, n: int) -> Table:
+    cmd = game.legal_commands(table.state, seat)[0]
+    it, got = judged(judge, table, entry(f"c-{n}", seat=seat, token=token, game_type=game.id,
+                                         command=msgspec.json.encode(cmd)))
+    assert it.outcome is None and got is not None, it.outcome
+    envs, after = got
+    log += envs
+    assert after == advance(empty("g-1", game), log)  # the judge's table, clock included, is the log's fold
+    return after
+
+
+def _timeout(judge: Judge, game, table: Table, seat: int, n: int):
+    deadline = table.clock.deadline(seat) if table.clock is not None else 0
+    body = msgspec.json.encode(protocol.TimeoutRequest(deadline=deadline or 0))
+    return judged(judge, table, entry(f"t-{n}", kind="timeout", seat=seat, token="", game_type=game.id, command=body))
+
+
+def test_a_fischer_clock_charges_each_decision_and_adds_the_increment() -> None:
+    judge, now, table, log, tokens = _open(DUEL, 2, protocol.ClockOptions(kind="fischer", base_ms=60_000,
+                                                                          increment_ms=2_000))
+    assert isinstance(decode(DUEL, log[1]), ClockSet)  # right after GameOpened
+    first = DUEL.to_act(table.state)[0]
+    assert table.clock is not None and table.clock.deadline(first) == T0 + 60_000
+    assert table.clock.deadline(1 - first) is None  # not to act: not running
+    now.now = T0 + 5_000
+    table = _act(judge, DUEL, table, log, first, tokens[first], 1)
+    second = DUEL.to_act(table.state)[0]
+    if second == first:  # Duel can give a seat another decision at once: its bank runs again
+        assert table.clock.deadline(first) == T0 + 5_000 + 57_000
+    else:
+        assert table.clock.seats[first] == clocks.SeatClock(60_000 - 5_000 + 2_000)
+        assert table.clock.deadline(second) == T0 + 5_000 + 60_000
+
+
+def test_a_timeout_is_refused_early_played_at_the_deadline_and_never_twice() -> None:
+    judge, now, table, log, tokens = _open(DUEL, 2, protocol.ClockOptions(kind="move", base_ms=30_000,
+                                                                          on_timeout="greedy"))
+    seat = DUEL.to_act(table.state)[0]
+    now.now = T0 + 29_999
+    it, got = _timeout(judge, DUEL, table, seat, 1)
+    assert got is None and it.outcome.code == NOT_TIMED_OUT and "1 ms left" in it.outcome.message
+    it, got = _timeout(judge, DUEL, table, 1 - seat, 2)
+    assert got is None and it.outcome.code == NOT_TIMED_OUT and "no decision running" in it.outcome.message
+    now.now = T0 + 30_000
+    it, got = _timeout(judge, DUEL, table, seat, 3)
+    assert it.outcome is None and got is not None
+    envs, after = got
+    assert decode(DUEL, envs[0]) == TimedOut(seat=seat, by="greedy") and envs[0].seat == seat
+    assert len(envs) > 1 and all(e.seat == seat and e.command_id == "t-3" for e in envs)
+    log += envs
+    assert after == advance(empty("g-1", DUEL), log)
+    assert after.clock.timeouts[seat] == 1 and after.version > table.version
+    # The same decision cannot time out again: the seat's next decision (if any) runs anew.
+    it, got = _timeout(judge, DUEL, after, seat, 4)
+    assert got is None and it.outcome.code == NOT_TIMED_OUT
+
+
+def test_simultaneous_seats_run_at_once_each_on_its_own_clock() -> None:
+    judge, now, table, log, tokens = _open(SW, 3, protocol.ClockOptions(kind="move", base_ms=10_000))
+    assert SW.to_act(table.state) == (0, 1, 2)
+    assert [table.clock.deadline(s) for s in range(3)] == [T0 + 10_000] * 3
+    now.now = T0 + 4_000
+    table = _act(judge, SW, table, log, 1, tokens[1], 1)
+    assert [table.clock.deadline(s) for s in range(3)] == [T0 + 10_000, None, T0 + 10_000]
+    now.now = T0 + 10_000
+    it, got = _timeout(judge, SW, table, 0, 2)
+    assert it.outcome is None and got is not None
+    log += got[0]
+    table = got[1]
+    assert table == advance(empty("g-1", SW), log)
+    assert [table.clock.deadline(s) for s in range(3)] == [None, None, T0 + 10_000]
+    table = _act(judge, SW, table, log, 2, tokens[2], 3)  # the turn resolves: every seat decides anew
+    assert [table.clock.deadline(s) for s in range(3)] == [T0 + 20_000] * 3
+    assert table.clock.timeouts == (1, 0, 0)
+
+
+@pytest.mark.parametrize(("clock", "why"), [
+    (protocol.ClockOptions(kind="blitz", base_ms=60_000), "kind is one of"),
+    (protocol.ClockOptions(kind="move", base_ms=10), "base_ms of 1000"),
+    (protocol.ClockOptions(kind="move", base_ms=60_000, increment_ms=5), "for a fischer clock only"),
+    (protocol.ClockOptions(kind="correspondence"), "1-366 days"),
+    (protocol.ClockOptions(kind="fischer", base_ms=60_000, on_timeout="resign"), "on_timeout is one of"),
+])
+def test_a_bad_clock_refuses_the_open(clock: protocol.ClockOptions, why: str) -> None:
+    now = FakeClock()
+    cache = GameCache(10)
+    cache.secrets["g-1"] = SEED
+    judge = Judge(0, 1, 4096, now, cache)
+    req = protocol.OpenRequest(token_hashes=[protocol.token_hash("a"), protocol.token_hash("b")], preset="2p",
+                               clock=clock)
+    it, got = judged(judge, None, entry("c-open", kind="open", seat=-1, token="", game_type=DUEL.id,
+                                        command=msgspec.json.encode(req)))
+    assert got is None and it.outcome.code == "bad_options" and why in it.outcome.message
+
+
+def test_an_untimed_game_has_no_clock_and_refuses_timeouts() -> None:
+    judge, now, table, log, tokens = _open(DUEL, 2, None)
+    assert table.clock is None and not any(isinstance(decode(DUEL, e), ClockSet) for e in log)
+    now.now = T0 + 10**9
+    it, got = _timeout(judge, DUEL, table, DUEL.to_act(table.state)[0], 1)
+    assert got is None and it.outcome.code == "no_clock"
