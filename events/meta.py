@@ -65,7 +65,8 @@ class SeatsTaken(Event, tag="ts.seats_taken"):
 
 
 CLOCK_KINDS = ("move", "fischer", "correspondence")
-TIMEOUT_POLICIES = ("random", "greedy")
+TIMEOUT_POLICIES = ("random", "greedy", "forfeit")
+RESIGN_REASONS = ("resigned", "forfeit")
 
 
 class ClockSet(Event, tag="ts.clock_set"):
@@ -76,7 +77,8 @@ class ClockSet(Event, tag="ts.clock_set"):
     `base_ms`; a decision's time is taken from it, then `increment_ms` is added) or
     "correspondence" (every decision gets `days` days). `on_timeout`: the bot kind that
     plays a timed-out seat's decision ("random" or "greedy"), logged as `TimedOut`
-    followed by the move's events."""
+    followed by the move's events; or "forfeit": the seat also resigns (`SeatResigned`),
+    and a random bot plays that decision and every later one."""
 
     kind: str
     base_ms: int = 0
@@ -93,7 +95,17 @@ class TimedOut(Event, tag="ts.timed_out"):
     by: str
 
 
-MetaEvent = GameOpened | SeedRevealed | SeatsTaken | ClockSet | TimedOut
+class SeatResigned(Event, tag="ts.seat_resigned"):
+    """A seat left the game: it resigned (`reason` "resigned", its own command) or forfeited
+    on a timeout ("forfeit"). From then on a random bot plays its decisions as they come (the
+    timer finds them due at once), the game goes on to its end, and the result ranks the
+    seat below every seat that did not resign (`projections.table.result`)."""
+
+    seat: int
+    reason: str
+
+
+MetaEvent = GameOpened | SeedRevealed | SeatsTaken | ClockSet | TimedOut | SeatResigned
 
 
 def is_meta(type: str) -> bool:

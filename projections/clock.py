@@ -8,9 +8,12 @@ decision starts when it joins them, and the first event of its next command (its
 `TimedOut`) ends the decision and charges the time it took. Seats that act at once (7
 Wonders' simultaneous choices) run at once, each on its own clock.
 
-Kinds (README "Clocks"): "move" gives every decision `base_ms`; "correspondence" every
-decision `days` days; "fischer" gives each seat a bank of `base_ms` from which each
-decision's time is taken, then `increment_ms` is added (a bank never goes below 0).
+Kinds (README "Clocks and timeouts"): "move" gives every decision `base_ms`;
+"correspondence" every decision `days` days; "fischer" gives each seat a bank of `base_ms`
+from which each decision's time is taken, then `increment_ms` is added (a bank never goes
+below 0). A seat that resigned (`SeatResigned`) has each decision due as it begins, so the
+timer has a bot play it; a game without a time control gets an "untimed" clock then, in
+which only the resigned seats' decisions come due.
 """
 
 from __future__ import annotations
@@ -34,9 +37,15 @@ class SeatClock(msgspec.Struct, frozen=True, gc=False, array_like=True):
     since: int | None = None
 
 
+UNTIMED = "untimed"
+"""The kind of the clock a game without a time control gets once a seat resigns: only the
+resigned seats' decisions come due (at once), the others never do."""
+
+
 class Clock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A game's clock after a log prefix. `command`: the command whose events were folded
-    last (a seat is charged once per command); `timeouts[seat]`: how often it timed out."""
+    last (a seat is charged once per command); `timeouts[seat]`: how often it timed out;
+    `resigned[seat]`: it left the game (`SeatResigned`), its decisions due as they begin."""
 
     kind: str
     allowance_ms: int  # the time a decision gets (move, correspondence) or the starting bank (fischer)
@@ -45,15 +54,21 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seats: tuple[SeatClock, ...]
     timeouts: tuple[int, ...]
     command: str = ""
+    resigned: tuple[bool, ...] = ()
 
     def deadline(self, seat: int) -> int | None:
-        """When `seat`'s running decision times out (ms, the referee's clock), or None."""
+        """When `seat`'s running decision times out (ms, the referee's clock), or None; a
+        resigned seat's is when it began (a bot plays it at once)."""
         sc = self.seats[seat]
-        return None if sc.since is None else sc.since + sc.left_ms
+        if sc.since is None:
+            return None
+        if self.resigned and self.resigned[seat]:
+            return sc.since
+        return None if self.kind == UNTIMED else sc.since + sc.left_ms
 
     def deadlines(self) -> list[tuple[int, int]]:
-        """(seat, deadline) of every running decision."""
-        return [(s, sc.since + sc.left_ms) for s, sc in enumerate(self.seats) if sc.since is not None]
+        """(seat, deadline) of every running decision that can come due."""
+        return [(s, d) for s in range(len(self.seats)) if (d := self.deadline(s)) is not None]
 
 
 def problem(c: ClockSet) -> str | None:
@@ -77,6 +92,19 @@ def start(c: ClockSet, players: int) -> Clock:
     allowance = c.days * DAY_MS if c.kind == "correspondence" else c.base_ms
     return Clock(kind=c.kind, allowance_ms=allowance, increment_ms=c.increment_ms, on_timeout=c.on_timeout,
                  seats=tuple(SeatClock(allowance) for _ in range(players)), timeouts=(0,) * players)
+
+
+def untimed(players: int) -> Clock:
+    """The clock of a game without a time control, started when a seat resigns."""
+    return Clock(kind=UNTIMED, allowance_ms=0, increment_ms=0, on_timeout="random",
+                 seats=tuple(SeatClock(0) for _ in range(players)), timeouts=(0,) * players)
+
+
+def resign(clock: Clock, seat: int) -> Clock:
+    """`clock` with `seat` resigned: its decisions come due as they begin."""
+    flags = list(clock.resigned or (False,) * len(clock.seats))
+    flags[seat] = True
+    return msgspec.structs.replace(clock, resigned=tuple(flags))
 
 
 def after(clock: Clock, time: int, seat: int, command_id: str, acting: Sequence[int]) -> Clock:
@@ -113,5 +141,9 @@ def public(clock: Clock, now: int | None = None) -> dict[str, object]:
     seats = []
     for s, sc in enumerate(clock.seats):
         left = sc.left_ms if sc.since is None or now is None else max(0, sc.since + sc.left_ms - now)
-        seats.append({"seat": s, "left_ms": left, "deadline": clock.deadline(s), "timeouts": clock.timeouts[s]})
+        seat: dict[str, object] = {"seat": s, "left_ms": left, "deadline": clock.deadline(s),
+                                   "timeouts": clock.timeouts[s]}
+        if clock.resigned and clock.resigned[s]:
+            seat["resigned"] = True
+        seats.append(seat)
     return {"kind": clock.kind, "increment_ms": clock.increment_ms, "on_timeout": clock.on_timeout, "seats": seats}

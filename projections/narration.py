@@ -18,7 +18,8 @@ from games.seven_wonders_duel.narrate import narrate as seven_wonders_duel
 
 SHELL = {"ts.game_opened": "", "ts.seats_taken": "", "ts.clock_set": "",
          "ts.seed_revealed": "The game's seed is revealed: anyone may now verify its deals.",
-         "ts.timed_out": "{who}'s time ran out: a bot made this move."}
+         "ts.timed_out": "{who}'s time ran out: a bot made this move.",
+         "ts.seat_resigned": "{who} left the game: a bot plays on for them."}
 """The shell's own events (events/meta.py): the opening, its seats and its clock say nothing
 (the game's setup and the chat's own "The game begins" do); `{who}` is the acting seat's name."""
 

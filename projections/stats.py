@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from events.meta import SeatPlayer, is_meta
-from projections.table import Table
+from projections.table import Table, result
 
 
 class SeatRow(msgspec.Struct, frozen=True, kw_only=True):
@@ -48,12 +48,15 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     summary: dict[str, Any] = {}
     options: dict[str, Any] = {}
     seated: list[SeatPlayer] = []
+    resigned: list[int] = []
+    """The seats that left the game (resigned, or forfeited on a timeout); a bot played
+    their decisions from then on, and they rank below every other seat."""
 
 
 def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
     """The row of a finished game (None while it runs); `envelopes` is its whole log."""
     game = table.game
-    res = game.result(table.state)
+    res = result(table)
     if res is None:
         return None
     envs = list(envelopes)
@@ -68,7 +71,7 @@ def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:
         commands=len({e.command_id for e in envs if e.seat >= 0}),
         started_ms=envs[0].time if envs else 0, ended_ms=envs[-1].time if envs else 0,
         summary=_plain(game.summary(table.state)) if game.summary is not None else {},
-        options=_options(table), seated=list(table.seated))
+        options=_options(table), seated=list(table.seated), resigned=list(table.resigned))
 
 
 def _options(table: Table) -> dict[str, Any]:

@@ -16,8 +16,9 @@ from msgspec.structs import replace
 from events.chain import GENESIS
 from events.codec import META, PayloadCodec
 from events.envelope import Envelope
-from events.meta import META_PREFIX, ClockSet, GameOpened, SeatPlayer, SeatsTaken, SeedRevealed, TimedOut, is_meta
-from games.contract import GameDef
+from events.meta import (META_PREFIX, ClockSet, GameOpened, SeatPlayer, SeatResigned, SeatsTaken, SeedRevealed, TimedOut,
+                         is_meta)
+from games.contract import GameDef, Result
 from projections import clock as clocks
 
 _codecs: dict[str, tuple[GameDef, PayloadCodec]] = {}
@@ -60,6 +61,26 @@ class Table(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     def over(self) -> bool:
         return self.game.result(self.state) is not None
 
+    @property
+    def resigned(self) -> tuple[int, ...]:
+        """The seats that left the game (`SeatResigned`), in seat order."""
+        flags = self.clock.resigned if self.clock is not None else ()
+        return tuple(s for s, gone in enumerate(flags) if gone)
+
+
+def result(table: Table) -> Result | None:
+    """The game's result as the service reports it: the game's own (`GameDef.result`), with
+    every seat that resigned ranked below every seat that did not (the others keep their
+    order and ties), so a resigned seat wins only if every seat resigned; None while the
+    game runs."""
+    res = table.game.result(table.state)
+    gone = table.resigned
+    if res is None or not gone:
+        return res
+    key = [(s in gone, res.ranks[s]) for s in range(len(res.ranks))]
+    ranks = tuple(1 + sum(1 for k in key if k < key[s]) for s in range(len(key)))
+    return msgspec.structs.replace(res, ranks=ranks, winners=tuple(s for s, r in enumerate(ranks) if r == 1))
+
 
 def empty(game_id: str, game: GameDef) -> Table:
     """The table of a game whose log is still empty."""
@@ -91,6 +112,10 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
             elif isinstance(event, TimedOut):
                 if clock is not None and 0 <= event.seat < len(clock.seats):
                     clock = clocks.timed_out(clock, event.seat)
+            elif isinstance(event, SeatResigned):
+                players = opened.players if opened is not None else 0
+                if 0 <= event.seat < players:
+                    clock = clocks.resign(clock if clock is not None else clocks.untimed(players), event.seat)
             else:
                 state = evolve(state, event)
         if clock is not None:  # only games with a time control pay for it

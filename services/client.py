@@ -224,6 +224,14 @@ class Client:
                                               command=msgspec.json.encode(req)))
         return game_id, tokens, out
 
+    async def resign(self, game: GameDef, game_id: str, seat: int, token: str,
+                     command_id: str | None = None) -> Outcome:
+        """Resign a seat (its token proves it): a bot plays its decisions from then on and
+        the result ranks it below every seat that did not resign (README "Clocks and timeouts")."""
+        env = self.envelope(game_id=game_id, game_type=game.id, kind="resign", seat=seat, token=token,
+                            command_id=command_id)
+        return await self.submit(env)
+
     async def act(self, game: GameDef, game_id: str, seat: int, token: str, command: Any,
                   command_id: str | None = None) -> Outcome:
         """Send a seat's command (a Command Struct or its text notation) and wait for the outcome."""

@@ -95,6 +95,29 @@ async def _act(settings: Settings, game_id: str, seat: int, token: str, text: st
             raise Exit(FAILED)
 
 
+def resign(game_id: str = typer.Argument(..., help="Game id."),
+           seat: int = typer.Argument(..., help="Your seat (0-based)."),
+           token: str = typer.Argument(..., help="Your seat's secret token."),
+           data_dir: Optional[str] = DataDir) -> None:
+    """Resign your seat: a bot plays it to the end and the result ranks it last; prints the
+    outcome as JSON (exit 1 when rejected)."""
+    run(_resign(load_settings(data_dir), game_id, seat, token))
+
+
+async def _resign(settings: Settings, game_id: str, seat: int, token: str) -> None:
+    async with runtime(settings) as rt:
+        first = await rt.store.first(game_id)
+        if first is None:
+            raise Exit(NOT_FOUND, f"no game {game_id!r}")
+        game = game_def(first.game_type)
+        await rt.ensure_referee()
+        async with Client(rt.redis, settings.shards) as c:
+            out = await c.resign(game, game_id, seat, token)
+        print_json(out)
+        if isinstance(out, Rejected):
+            raise Exit(FAILED)
+
+
 class ScriptStep(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     seat: int
     command: str
@@ -201,5 +224,5 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
 
 def register(app: typer.Typer) -> None:
     """Add this module's verbs to the CLI."""
-    for verb in (new, act, script, fork):
+    for verb in (new, act, resign, script, fork):
         app.command()(verb)

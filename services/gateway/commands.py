@@ -104,4 +104,22 @@ async def send_command(request: Request, game_id: FromPath[str], data: JSONBody[
     return outcome_response(await run_command(g, game_id, seat, token, data.command, key))
 
 
-ROUTES = [send_command]
+@post("/games/{game_id:str}/resign", status_code=200,
+      summary="Resign the bearer's seat: a bot plays it to the end and it ranks last; answers with the outcome")
+async def resign(request: Request, game_id: FromPath[str]) -> Response[bytes]:
+    g = gw(request)
+    key = check_key(request.headers.get("idempotency-key"))
+    seats = await g.tables.seats(game_id)
+    seat, token = auth.require_seat(request, seats.hashes, game_id)
+    env = g.client.envelope(game_id=game_id, game_type=seats.game.id, kind="resign", seat=seat, token=token,
+                            command_id=command_id(token, key) if key is not None else None)
+    try:
+        out = await g.client.submit(env)
+    except (asyncio.TimeoutError, TimeoutError):
+        raise ApiError("no_outcome", "the referee did not answer in time; send it again with the same "
+                       "Idempotency-Key to learn its outcome", game_id=game_id, command_id=env.command_id) from None
+    g.metrics.command(seats.game.id, "accepted" if isinstance(out, Accepted) else out.code)
+    return outcome_response(out)
+
+
+ROUTES = [send_command, resign]

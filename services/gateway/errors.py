@@ -38,6 +38,7 @@ STATUS: dict[str, int] = {
     "game_over": 409,
     "game_archived": 410,
     "game_not_over": 409,
+    "already_resigned": 409,
     "oversized": 413,
     "rate_limited": 429,
     "dead_letter": 503,

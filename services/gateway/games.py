@@ -13,6 +13,7 @@ from events import keys
 from events.envelope import Rejected
 from games.contract import GameDef, Result
 from projections.board import doc
+from projections.table import result
 from services.gateway import auth
 from services.gateway.catalog import lookup
 from services.gateway.context import gw
@@ -83,6 +84,8 @@ class GameResult(msgspec.Struct, frozen=True, kw_only=True):
     result: Result | None
     seed: str | None
     """The revealed seed (hex) of a finished game: check it against the log's commitment."""
+    resigned: list[int] = []
+    """Seats that resigned (or forfeited on a timeout): a bot played them on, they rank last."""
 
 
 def resolve_options(game: GameDef, body: OpenGame) -> tuple[str, Any]:
@@ -162,7 +165,8 @@ async def game_moves(request: Request, game_id: FromPath[str]) -> Moves:
 @get("/games/{game_id:str}/result", summary="Scores and ranking once the game is over, and its revealed seed")
 async def game_result(request: Request, game_id: FromPath[str]) -> GameResult:
     t = await gw(request).tables.get(game_id)
-    return GameResult(game_id=game_id, seq=t.version, over=t.over, result=t.game.result(t.state), seed=t.seed)
+    return GameResult(game_id=game_id, seq=t.version, over=t.over, result=result(t), seed=t.seed,
+                      resigned=list(t.resigned))
 
 
 

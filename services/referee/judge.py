@@ -22,7 +22,7 @@ from events import keys
 from events.chain import Linker
 from events.codec import META
 from events.envelope import CommandEnvelope, Envelope, Outcome, Rejected
-from events.meta import SEAT_PLAYER_KINDS, ClockSet, GameOpened, SeatsTaken, SeedRevealed, TimedOut
+from events.meta import SEAT_PLAYER_KINDS, ClockSet, GameOpened, SeatResigned, SeatsTaken, SeedRevealed, TimedOut
 from games import fold
 from games.contract import GAME_OVER, GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
@@ -85,7 +85,7 @@ _timeout_decoder = msgspec.json.Decoder(protocol.TimeoutRequest)
 NOT_TIMED_OUT = "not_timed_out"
 """The code of a timeout the log does not bear out: the seat has no decision running, or
 its time is not up by the referee's clock (it moved meanwhile: the timer's view was old)."""
-KINDS = ("act", "open", "timeout")
+KINDS = ("act", "open", "timeout", "resign")
 MAX_PLAYER_CHARS = 100
 
 
@@ -177,7 +177,7 @@ class Judge:
         elif (game := lookup(env.game_type)) is None:
             it.reject(env.game_id, "unknown_game_type", f"no game type {env.game_type!r}")
         elif env.kind not in KINDS:
-            it.reject(env.game_id, "malformed", "kind must be act, open or timeout")
+            it.reject(env.game_id, "malformed", "kind must be act, open, timeout or resign")
         else:
             it.game = game
         return it
@@ -212,6 +212,12 @@ class Judge:
         if game.result(table.state) is not None:
             it.reject(env.game_id, GAME_OVER.code, GAME_OVER.message)
             return None
+        if env.kind == "resign":
+            if env.seat in table.resigned:
+                it.reject(env.game_id, "already_resigned", f"seat {env.seat} has resigned already")
+                return None
+            # From now on a bot plays the seat (the timer finds its decisions due at once).
+            return self._seal(it, table, [SeatResigned(seat=env.seat, reason="resigned")], env.seat, table.state)
         try:
             cmd = _command_decoder(game).decode(env.command)
         except msgspec.ValidationError as e:
@@ -257,14 +263,19 @@ class Judge:
         if now < deadline:
             it.reject(env.game_id, NOT_TIMED_OUT, f"seat {env.seat} has {deadline - now} ms left")
             return None
-        by = table.clock.on_timeout
+        gone = env.seat in table.resigned
+        policy = table.clock.on_timeout
+        by = "random" if gone or policy == "forfeit" else policy
         bot = BOTS[by](b"timeout/%s/%d" % (env.game_id.encode(), table.version), env.seat)
         out = game.decide(table.state, env.seat, bot.choose(game, table.state, env.seat))
         if isinstance(out, Rejection) or not out:  # a legal command refused: a bug in the game
             raise RuntimeError(f"the {by} bot's move for a timed-out seat was refused: "
                                f"{out.code if isinstance(out, Rejection) else 'no_effect'}")
-        return self._seal(it, table, [TimedOut(seat=env.seat, by=by), *out], env.seat,
-                          fold.after(game, table.state, out), now)
+        # A resigned seat's decision is the bot's by then, no timeout; a forfeit resigns the seat.
+        head: list[Any] = [] if gone else [TimedOut(seat=env.seat, by=policy)]
+        if not gone and policy == "forfeit":
+            head.append(SeatResigned(seat=env.seat, reason="forfeit"))
+        return self._seal(it, table, [*head, *out], env.seat, fold.after(game, table.state, out), now)
 
     def _open(self, it: Item, table: Table | None) -> Decision | None:
         env, game = it.env, it.game
@@ -352,7 +363,7 @@ class Judge:
             elif isinstance(ev, SeatsTaken):
                 tag, v, data = META.encode(ev)
                 seated = tuple(ev.seats)
-            elif isinstance(ev, (ClockSet, TimedOut)):
+            elif isinstance(ev, (ClockSet, TimedOut, SeatResigned)):
                 tag, v, data = META.encode(ev)
                 timed = True
             else:

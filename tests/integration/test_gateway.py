@@ -302,6 +302,22 @@ async def test_a_game_opened_with_a_clock_shows_it_in_every_view(deployment: Dep
         assert "clock" not in (await http.get(f"/games/{untimed}/view")).json()
 
 
+async def test_a_seat_resigns_over_http(deployment: Deployment) -> None:
+    """POST /games/{id}/resign resigns the bearer's seat (README "Clocks and timeouts"): once,
+    then 409 already_resigned; without a seat token 401; the result names the seat."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, "seven_wonders", preset="3p")
+        assert (await http.post(f"/games/{gid}/resign")).status_code == 401
+        done = await http.post(f"/games/{gid}/resign", headers=_bearer(tokens[1]))
+        assert done.status_code == 200 and done.json()["status"] == "accepted", done.text
+        again = await http.post(f"/games/{gid}/resign", headers=_bearer(tokens[1]))
+        assert again.status_code == 409 and again.json()["code"] == "already_resigned"
+        got = (await http.get(f"/games/{gid}/result")).json()
+        assert got["resigned"] == [1] and got["over"] is False and got["result"] is None
+        table = await _table(deployment, gid)
+        assert table.resigned == (1,)
+
+
 async def test_openapi_is_served(deployment: Deployment) -> None:
     async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
         res = await http.get("/schema/openapi.json")

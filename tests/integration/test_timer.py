@@ -128,3 +128,50 @@ async def test_decisions_time_out_once_at_their_deadline_and_survive_a_restart(r
     # Once nothing runs, verify replays the log and finds the stored views (clocks included).
     found = await verify_games(r, store, [gid])
     assert found == {gid: []}, found
+
+
+async def test_a_resigned_seat_is_played_to_the_end_by_the_timer_and_ranks_last(r: aioredis.Redis,
+                                                                               tmp_path: Path) -> None:
+    """A seat of an untimed Duel game resigns; the timer has a bot play its decisions as they
+    come while the test plays the other seat; the game ends, the resigned seat ranks last
+    and the statistics row names it."""
+    from projections.table import result
+
+    d = Deployment(db_url(), logs=tmp_path)
+    store = EventStore(r)
+    try:
+        d.start("up", "up")
+        d.wait_referee()
+        async with Client(r, timeout=30) as c:
+            gid, tokens, out = await c.open(duel)
+            assert isinstance(out, Accepted)
+            table = advance(empty(gid, duel), await _log(store, gid))
+            quitter = duel.to_act(table.state)[0]
+            player = 1 - quitter
+            assert isinstance(await c.resign(duel, gid, quitter, tokens[quitter]), Accepted)
+            refused = await c.resign(duel, gid, quitter, tokens[quitter])
+            assert refused.code == "already_resigned"
+            deadline = time.monotonic() + 60
+            while duel.result(table.state) is None:
+                assert time.monotonic() < deadline, "the game did not end"
+                table = advance(empty(gid, duel), await _log(store, gid))
+                if duel.result(table.state) is None and player in duel.to_act(table.state):
+                    got = await c.act(duel, gid, player, tokens[player], duel.legal_commands(table.state, player)[0])
+                    assert isinstance(got, Accepted), got
+                else:
+                    await asyncio.sleep(0.05)
+        res = result(table)
+        assert res is not None and res.winners == (player,) and res.ranks[quitter] == 2
+        log = await _log(store, gid)
+        bot_moves = {e.command_id for e in log if e.seat == quitter and e.command_id.startswith("timeout-")}
+        assert bot_moves and not any(e.type == "ts.timed_out" for e in log)
+        deadline = time.monotonic() + 10
+        while (row := await r.hget(keys.stats(duel.id), gid)) is None:
+            assert time.monotonic() < deadline, "no statistics row"
+            await asyncio.sleep(0.05)
+        stored = msgspec.json.decode(row)
+        assert stored["resigned"] == [quitter] and stored["winners"] == [player]
+        assert await r.zcard(keys.timers(0)) == 0  # a finished game leaves no deadline
+    finally:
+        d.stop()
+    assert await verify_games(r, store, [gid]) == {gid: []}

@@ -162,3 +162,5 @@ def test_a_timeout_is_told_with_the_seat_that_ran_out_of_time() -> None:
     assert narrate("arkadia", ["ts.clock_set"], -1, None, after, NAMES) == []
     told = narrate("arkadia", ["ts.timed_out", "turn_ended"], 1, after, after, NAMES)
     assert told[-1] == f"{NAMES[1]}'s time ran out: a bot made this move.", told
+    assert narrate("arkadia", ["ts.seat_resigned"], 0, after, after, NAMES) == [
+        f"{NAMES[0]} left the game: a bot plays on for them."]

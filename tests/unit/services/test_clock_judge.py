@@ -146,3 +146,70 @@ def test_an_untimed_game_has_no_clock_and_refuses_timeouts() -> None:
     now.now = T0 + 10**9
     it, got = _timeout(judge, DUEL, table, DUEL.to_act(table.state)[0], 1)
     assert got is None and it.outcome.code == "no_clock"
+
+
+def _drive(judge: Judge, now: FakeClock, game, table: Table, log: list, tokens: list[str], human: int,
+           limit: int = 5000) -> Table:
+    """Play to the end: `human` moves its first legal command; every other decision is left
+    to time out (the clock moved to its deadline), as the timer would have it."""
+    n = 100
+    while game.result(table.state) is None and n < limit:
+        n += 1
+        seat = game.to_act(table.state)[0]
+        if seat == human and seat not in table.resigned:
+            table = _act(judge, game, table, log, seat, tokens[seat], n)
+            continue
+        deadline = table.clock.deadline(seat)
+        assert deadline is not None, (seat, table.clock)
+        now.now = max(now.now, deadline)
+        it, got = _timeout(judge, game, table, seat, n)
+        assert it.outcome is None and got is not None, it.outcome
+        log += got[0]
+        table = got[1]
+    assert game.result(table.state) is not None
+    assert table == advance(empty("g-1", game), log)
+    return table
+
+
+def test_a_resigned_seat_is_played_by_a_bot_at_once_and_ranks_last() -> None:
+    from events.meta import SeatResigned
+    from projections.table import result
+
+    judge, now, table, log, tokens = _open(DUEL, 2, None)  # untimed: resigning gives it a clock
+    quitter = DUEL.to_act(table.state)[0]
+    it, got = judged(judge, table, entry("r-1", kind="resign", seat=quitter, token="wrong", game_type=DUEL.id))
+    assert got is None and it.outcome.code == "bad_token"
+    it, got = judged(judge, table, entry("r-2", kind="resign", seat=quitter, token=tokens[quitter], game_type=DUEL.id))
+    assert it.outcome is None and got is not None
+    log += got[0]
+    table = got[1]
+    assert [decode(DUEL, e) for e in got[0]] == [SeatResigned(seat=quitter, reason="resigned")]
+    assert table.resigned == (quitter,) and table.clock.kind == clocks.UNTIMED
+    assert table.clock.deadline(quitter) == now.now  # due at once: the timer has the bot play it
+    assert table.clock.deadline(1 - quitter) is None or (1 - quitter) not in DUEL.to_act(table.state)
+    it, got = judged(judge, table, entry("r-3", kind="resign", seat=quitter, token=tokens[quitter], game_type=DUEL.id))
+    assert got is None and it.outcome.code == "already_resigned"
+    table = _drive(judge, now, DUEL, table, log, tokens, human=1 - quitter)
+    assert not any(e.type == "ts.timed_out" for e in log)  # a resigned seat's moves are no timeouts
+    res = result(table)
+    assert res is not None and res.winners == (1 - quitter,) and res.ranks[quitter] == 2
+    assert DUEL.result(table.state).totals == res.totals  # the game's own scores stand
+
+
+def test_forfeit_on_timeout_resigns_the_seat_and_a_bot_plays_on() -> None:
+    from events.meta import SeatResigned
+
+    judge, now, table, log, tokens = _open(SW, 3, protocol.ClockOptions(kind="move", base_ms=5_000,
+                                                                        on_timeout="forfeit"))
+    now.now = T0 + 5_000
+    it, got = _timeout(judge, SW, table, 2, 1)
+    assert it.outcome is None and got is not None
+    events = [decode(SW, e) for e in got[0]]
+    assert events[:2] == [TimedOut(seat=2, by="forfeit"), SeatResigned(seat=2, reason="forfeit")]
+    log += got[0]
+    table = got[1]
+    assert table.resigned == (2,) and table.clock.timeouts == (0, 0, 1)
+    table = _act(judge, SW, table, log, 0, tokens[0], 2)
+    table = _act(judge, SW, table, log, 1, tokens[1], 3)  # the turn resolves
+    assert table.clock.deadline(2) == T0 + 5_000  # the resigned seat's next decision: due at once
+    assert table.clock.deadline(0) == T0 + 10_000
