@@ -66,7 +66,7 @@ class SeatsTaken(Event, tag="ts.seats_taken"):
 
 CLOCK_KINDS = ("move", "fischer", "correspondence")
 TIMEOUT_POLICIES = ("random", "greedy", "forfeit")
-RESIGN_REASONS = ("resigned", "forfeit")
+RESIGN_REASONS = ("resigned", "forfeit", "abandoned")
 
 
 class ClockSet(Event, tag="ts.clock_set"):
@@ -85,6 +85,9 @@ class ClockSet(Event, tag="ts.clock_set"):
     increment_ms: int = 0
     days: int = 0
     on_timeout: str = "random"
+    abandon_after: int = 0
+    """After this many timeouts in a row of one seat (no move of its own between), the seat
+    is abandoned (`SeatResigned` "abandoned") and the clock's bot plays it on; 0: never."""
 
 
 class TimedOut(Event, tag="ts.timed_out"):
@@ -96,13 +99,15 @@ class TimedOut(Event, tag="ts.timed_out"):
 
 
 class SeatResigned(Event, tag="ts.seat_resigned"):
-    """A seat left the game: it resigned (`reason` "resigned", its own command) or forfeited
-    on a timeout ("forfeit"). From then on a random bot plays its decisions as they come (the
+    """A seat left the game: it resigned (`reason` "resigned", its own command), forfeited
+    on a timeout ("forfeit") or was abandoned after `ClockSet.abandon_after` timeouts in a
+    row ("abandoned"). From then on the bot kind `bot` plays its decisions as they come (the
     timer finds them due at once), the game goes on to its end, and the result ranks the
     seat below every seat that did not resign (`projections.table.result`)."""
 
     seat: int
     reason: str
+    bot: str = "random"
 
 
 MetaEvent = GameOpened | SeedRevealed | SeatsTaken | ClockSet | TimedOut | SeatResigned

@@ -44,8 +44,9 @@ resigned seats' decisions come due (at once), the others never do."""
 
 class Clock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A game's clock after a log prefix. `command`: the command whose events were folded
-    last (a seat is charged once per command); `timeouts[seat]`: how often it timed out;
-    `resigned[seat]`: it left the game (`SeatResigned`), its decisions due as they begin."""
+    last (a seat is charged once per command); `timeouts[seat]`: how often it timed out,
+    `streak[seat]` how often since its last move of its own; `resigned[seat]`: the bot kind
+    playing it since it left the game (`SeatResigned`), its decisions due as they begin."""
 
     kind: str
     allowance_ms: int  # the time a decision gets (move, correspondence) or the starting bank (fischer)
@@ -54,7 +55,9 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seats: tuple[SeatClock, ...]
     timeouts: tuple[int, ...]
     command: str = ""
-    resigned: tuple[bool, ...] = ()
+    resigned: tuple[str, ...] = ()  # per seat: "" or the bot kind that plays it since it left
+    streak: tuple[int, ...] = ()  # per seat: its timeouts since its last move of its own
+    abandon_after: int = 0
 
     def deadline(self, seat: int) -> int | None:
         """When `seat`'s running decision times out (ms, the referee's clock), or None; a
@@ -84,6 +87,8 @@ def problem(c: ClockSet) -> str | None:
         return f"a {c.kind} clock needs base_ms of 1000 to {MAX_CLOCK_MS} (and no days)"
     if c.increment_ms and c.kind != "fischer" or not 0 <= c.increment_ms <= MAX_CLOCK_MS:
         return f"increment_ms (0 to {MAX_CLOCK_MS}) is for a fischer clock only"
+    if not 0 <= c.abandon_after <= 100 or (c.abandon_after and c.on_timeout == "forfeit"):
+        return "abandon_after is 0 (never) to 100 timeouts in a row, and not with on_timeout forfeit"
     return None
 
 
@@ -91,7 +96,8 @@ def start(c: ClockSet, players: int) -> Clock:
     """The clock a game's `ClockSet` sets, no decision running yet."""
     allowance = c.days * DAY_MS if c.kind == "correspondence" else c.base_ms
     return Clock(kind=c.kind, allowance_ms=allowance, increment_ms=c.increment_ms, on_timeout=c.on_timeout,
-                 seats=tuple(SeatClock(allowance) for _ in range(players)), timeouts=(0,) * players)
+                 seats=tuple(SeatClock(allowance) for _ in range(players)), timeouts=(0,) * players,
+                 abandon_after=c.abandon_after)
 
 
 def untimed(players: int) -> Clock:
@@ -100,11 +106,20 @@ def untimed(players: int) -> Clock:
                  seats=tuple(SeatClock(0) for _ in range(players)), timeouts=(0,) * players)
 
 
-def resign(clock: Clock, seat: int) -> Clock:
-    """`clock` with `seat` resigned: its decisions come due as they begin."""
-    flags = list(clock.resigned or (False,) * len(clock.seats))
-    flags[seat] = True
+def resign(clock: Clock, seat: int, bot: str = "random") -> Clock:
+    """`clock` with `seat` resigned, played by `bot`: its decisions come due as they begin."""
+    flags = list(clock.resigned or ("",) * len(clock.seats))
+    flags[seat] = bot or "random"
     return msgspec.structs.replace(clock, resigned=tuple(flags))
+
+
+def moved(clock: Clock, seat: int) -> Clock:
+    """`clock` after a move of `seat`'s own (not a timeout): its timeout streak ends."""
+    if not clock.streak or not clock.streak[seat]:
+        return clock
+    streak = list(clock.streak)
+    streak[seat] = 0
+    return msgspec.structs.replace(clock, streak=tuple(streak))
 
 
 def after(clock: Clock, time: int, seat: int, command_id: str, acting: Sequence[int]) -> Clock:
@@ -129,10 +144,12 @@ def after(clock: Clock, time: int, seat: int, command_id: str, acting: Sequence[
 
 
 def timed_out(clock: Clock, seat: int) -> Clock:
-    """`clock` counting one more timeout of `seat`."""
+    """`clock` counting one more timeout of `seat` (and one more in its streak)."""
     counts = list(clock.timeouts)
     counts[seat] += 1
-    return msgspec.structs.replace(clock, timeouts=tuple(counts))
+    streak = list(clock.streak or (0,) * len(clock.seats))
+    streak[seat] += 1
+    return msgspec.structs.replace(clock, timeouts=tuple(counts), streak=tuple(streak))
 
 
 def public(clock: Clock, now: int | None = None) -> dict[str, object]:
@@ -144,6 +161,6 @@ def public(clock: Clock, now: int | None = None) -> dict[str, object]:
         seat: dict[str, object] = {"seat": s, "left_ms": left, "deadline": clock.deadline(s),
                                    "timeouts": clock.timeouts[s]}
         if clock.resigned and clock.resigned[s]:
-            seat["resigned"] = True
+            seat["played_by"] = clock.resigned[s]
         seats.append(seat)
     return {"kind": clock.kind, "increment_ms": clock.increment_ms, "on_timeout": clock.on_timeout, "seats": seats}

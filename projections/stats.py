@@ -49,8 +49,9 @@ class GameRow(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     options: dict[str, Any] = {}
     seated: list[SeatPlayer] = []
     resigned: list[int] = []
-    """The seats that left the game (resigned, or forfeited on a timeout); a bot played
-    their decisions from then on, and they rank below every other seat."""
+    """The seats that left the game (resigned, forfeited on a timeout, or abandoned after
+    timeouts in a row); a bot played their decisions from then on, and they rank below
+    every other seat."""
 
 
 def row(table: Table, envelopes: Iterable[Any]) -> GameRow | None:

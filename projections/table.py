@@ -65,7 +65,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     def resigned(self) -> tuple[int, ...]:
         """The seats that left the game (`SeatResigned`), in seat order."""
         flags = self.clock.resigned if self.clock is not None else ()
-        return tuple(s for s, gone in enumerate(flags) if gone)
+        return tuple(s for s, bot in enumerate(flags) if bot)
 
 
 def result(table: Table) -> Result | None:
@@ -93,6 +93,7 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
     seated, clock = table.seated, table.clock
     evolve, game = table.game.evolve, table.game
     decode_game, decode_meta = codec(game).decode, META.decode
+    timeout = -1
     for env in envelopes:
         if env.seq != version + 1:
             raise ValueError(f"{table.game_id}: envelope seq {env.seq} after version {version}")
@@ -110,16 +111,23 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
             elif isinstance(event, ClockSet):
                 clock = clocks.start(event, opened.players if opened is not None else 0)
             elif isinstance(event, TimedOut):
-                if clock is not None and 0 <= event.seat < len(clock.seats):
-                    clock = clocks.timed_out(clock, event.seat)
+                timeout = event.seat  # counted once the command's charge below is made
             elif isinstance(event, SeatResigned):
                 players = opened.players if opened is not None else 0
                 if 0 <= event.seat < players:
-                    clock = clocks.resign(clock if clock is not None else clocks.untimed(players), event.seat)
+                    clock = clocks.resign(clock if clock is not None else clocks.untimed(players), event.seat,
+                                          event.bot)
             else:
                 state = evolve(state, event)
         if clock is not None:  # only games with a time control pay for it
+            first = env.command_id != clock.command
             clock = clocks.after(clock, env.time, env.seat, env.command_id, game.to_act(state))
+            if timeout >= 0:
+                if timeout < len(clock.seats):
+                    clock = clocks.timed_out(clock, timeout)
+                timeout = -1
+            elif first and 0 <= env.seat < len(clock.seats) and env.type != "ts.seat_resigned":
+                clock = clocks.moved(clock, env.seat)  # a move of its own: its timeout streak ends
         version, last = env.seq, env.hash
     return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed, seated=seated,
                    clock=clock)

@@ -66,6 +66,8 @@ class ClockOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     increment_ms: Annotated[int, msgspec.Meta(ge=0, le=2**53)] = 0
     days: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
     on_timeout: str = "random"
+    abandon_after: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
+    """Timeouts in a row after which the seat is abandoned (a bot plays it on); 0: never."""
 
 
 _UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
@@ -80,11 +82,16 @@ def _ms(text: str) -> int:
 
 
 def parse_clock(text: str) -> ClockOptions:
-    """A time control from its short form KIND:BASE[+INCREMENT][@BOT]: "move:30s",
-    "fischer:5m+3s", "correspondence:3d@greedy" (durations in ms, s, m, h or d;
-    correspondence in whole days). ValueError saying why for anything else; the bounds
-    are checked by the referee (`projections.clock.problem`)."""
-    kind, _, rest = text.strip().partition(":")
+    """A time control from its short form KIND:BASE[+INCREMENT][@BOT][/N]: "move:30s",
+    "fischer:5m+3s", "correspondence:3d@greedy", "move:1m@random/3" (abandoned after 3
+    timeouts in a row; durations in ms, s, m, h or d; correspondence in whole days).
+    ValueError saying why for anything else; the bounds are checked by the referee
+    (`projections.clock.problem`)."""
+    text, _, after = text.strip().partition("/")
+    if after and not after.isdigit():
+        raise ValueError(f"{after!r}: /N is the number of timeouts in a row that abandon a seat")
+    abandon = int(after) if after else 0
+    kind, _, rest = text.partition(":")
     rest, _, bot = rest.partition("@")
     base, _, inc = rest.partition("+")
     if not kind or not base:
@@ -93,8 +100,9 @@ def parse_clock(text: str) -> ClockOptions:
     if kind == "correspondence":
         if inc or not base.endswith("d") or not base[:-1].isdigit():
             raise ValueError(f"{text!r}: a correspondence clock is correspondence:<days>d")
-        return ClockOptions(kind=kind, days=int(base[:-1]), on_timeout=on_timeout)
-    return ClockOptions(kind=kind, base_ms=_ms(base), increment_ms=_ms(inc) if inc else 0, on_timeout=on_timeout)
+        return ClockOptions(kind=kind, days=int(base[:-1]), on_timeout=on_timeout, abandon_after=abandon)
+    return ClockOptions(kind=kind, base_ms=_ms(base), increment_ms=_ms(inc) if inc else 0, on_timeout=on_timeout,
+                        abandon_after=abandon)
 
 
 class TimeoutRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -263,18 +263,23 @@ class Judge:
         if now < deadline:
             it.reject(env.game_id, NOT_TIMED_OUT, f"seat {env.seat} has {deadline - now} ms left")
             return None
-        gone = env.seat in table.resigned
-        policy = table.clock.on_timeout
-        by = "random" if gone or policy == "forfeit" else policy
-        bot = BOTS[by](b"timeout/%s/%d" % (env.game_id.encode(), table.version), env.seat)
+        clock = table.clock
+        gone = clock.resigned[env.seat] if clock.resigned else ""
+        policy = clock.on_timeout
+        by = gone or ("random" if policy == "forfeit" else policy)
+        bot = BOTS.get(by, BOTS["random"])(b"timeout/%s/%d" % (env.game_id.encode(), table.version), env.seat)
         out = game.decide(table.state, env.seat, bot.choose(game, table.state, env.seat))
         if isinstance(out, Rejection) or not out:  # a legal command refused: a bug in the game
             raise RuntimeError(f"the {by} bot's move for a timed-out seat was refused: "
                                f"{out.code if isinstance(out, Rejection) else 'no_effect'}")
-        # A resigned seat's decision is the bot's by then, no timeout; a forfeit resigns the seat.
+        # A resigned seat's decision is its bot's by then, no timeout; a forfeit resigns the
+        # seat, and so does the last timeout of `abandon_after` in a row.
         head: list[Any] = [] if gone else [TimedOut(seat=env.seat, by=policy)]
+        streak = (clock.streak[env.seat] if clock.streak else 0) + 1
         if not gone and policy == "forfeit":
             head.append(SeatResigned(seat=env.seat, reason="forfeit"))
+        elif not gone and clock.abandon_after and streak >= clock.abandon_after:
+            head.append(SeatResigned(seat=env.seat, reason="abandoned", bot=by))
         return self._seal(it, table, [*head, *out], env.seat, fold.after(game, table.state, out), now)
 
     def _open(self, it: Item, table: Table | None) -> Decision | None:
@@ -334,7 +339,7 @@ class Judge:
         if req.clock is not None:
             c = req.clock
             clock = ClockSet(kind=c.kind, base_ms=c.base_ms, increment_ms=c.increment_ms, days=c.days,
-                             on_timeout=c.on_timeout)
+                             on_timeout=c.on_timeout, abandon_after=c.abandon_after)
             if (problem := clocks.problem(clock)) is not None:
                 it.reject(env.game_id, "bad_options", problem)
                 return None

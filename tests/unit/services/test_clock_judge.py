@@ -213,3 +213,43 @@ def test_forfeit_on_timeout_resigns_the_seat_and_a_bot_plays_on() -> None:
     table = _act(judge, SW, table, log, 1, tokens[1], 3)  # the turn resolves
     assert table.clock.deadline(2) == T0 + 5_000  # the resigned seat's next decision: due at once
     assert table.clock.deadline(0) == T0 + 10_000
+
+
+def test_timeouts_in_a_row_abandon_the_seat_and_a_move_of_its_own_ends_the_streak() -> None:
+    from events.meta import SeatResigned
+
+    judge, now, table, log, tokens = _open(SW, 3, protocol.ClockOptions(kind="move", base_ms=5_000,
+                                                                        on_timeout="greedy", abandon_after=2))
+    n = [0]
+
+    def turn(timeouts: set[int]) -> list:
+        """One 7 Wonders turn: the seats in `timeouts` time out, the others move; the events
+        of seat 0's timeout (if any)."""
+        nonlocal table
+        mine: list = []
+        for seat in (0, 1, 2):
+            n[0] += 1
+            if seat in timeouts:
+                now.now = max(now.now, table.clock.deadline(seat))
+                it, got = _timeout(judge, SW, table, seat, n[0])
+                assert it.outcome is None and got is not None, it.outcome
+                log.extend(got[0])
+                table = got[1]
+                if seat == 0:
+                    mine = [decode(SW, e) for e in got[0]]
+            else:
+                table = _act(judge, SW, table, log, seat, tokens[seat], n[0])
+        return mine
+
+    assert not any(isinstance(e, SeatResigned) for e in turn({0}))
+    assert table.clock.streak[0] == 1
+    turn(set())  # seat 0 moves itself: its streak ends
+    assert table.clock.streak[0] == 0 and table.clock.timeouts[0] == 1
+    assert not any(isinstance(e, SeatResigned) for e in turn({0}))
+    events = turn({0})
+    assert events[:2] == [TimedOut(seat=0, by="greedy"), SeatResigned(seat=0, reason="abandoned", bot="greedy")]
+    assert table.resigned == (0,) and table.clock.resigned[0] == "greedy"
+    assert table.clock.deadline(0) == now.now  # due at once now: its bot plays it
+    assert table == advance(empty("g-1", SW), log)
+    assert protocol.parse_clock("move:1m@greedy/3") == protocol.ClockOptions(
+        kind="move", base_ms=60_000, on_timeout="greedy", abandon_after=3)
