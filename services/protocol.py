@@ -19,7 +19,7 @@ import msgspec
 
 from events import keys
 from events.envelope import CommandEnvelope
-from events.meta import SeatPlayer
+from events.meta import ClockSet, SeatPlayer
 
 if TYPE_CHECKING:
     from games.contract import GameDef
@@ -103,6 +103,12 @@ def parse_clock(text: str) -> ClockOptions:
         return ClockOptions(kind=kind, days=int(base[:-1]), on_timeout=on_timeout, abandon_after=abandon)
     return ClockOptions(kind=kind, base_ms=_ms(base), increment_ms=_ms(inc) if inc else 0, on_timeout=on_timeout,
                         abandon_after=abandon)
+
+
+def clock_set(c: ClockOptions) -> ClockSet:
+    """The event an open request's time control is logged as."""
+    return ClockSet(kind=c.kind, base_ms=c.base_ms, increment_ms=c.increment_ms, days=c.days,
+                    on_timeout=c.on_timeout, abandon_after=c.abandon_after)
 
 
 class TimeoutRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

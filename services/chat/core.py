@@ -259,9 +259,14 @@ class ChatCore:
         s, refusal = self._seated(msg, room)
         if s is None:
             return [private(msg, "you hold no seat in a game in play here (a lobby's seat stays taken)")]
-        s.left = True
+        if s.resigned:
+            return [private(msg, f"you resigned seat {s.seat} already")]
+        # Resigned in the game's log (POST /resign): the referee's timer has a random bot play
+        # the seat to the end, and the result ranks it last.
+        await self.gw.call("POST", f"/games/{room.game}/resign", token=s.token, key=f"chat-resign-{s.seat}")
+        s.left = s.resigned = True
         await self.rooms.seat(room, msg.user, s)
-        return [room_reply(f"{s.name} leaves; a random bot plays seat {s.seat} from now on.")]
+        return [room_reply(f"{s.name} resigns; a random bot plays seat {s.seat} to the end, ranked last.")]
 
     async def _told(self, room: Room, entries: list[dict], before: int, names: dict[int, str]) -> list[list[str]]:
         """Each log entry's sentences (projections/narration.py), from the spectator's views
@@ -380,7 +385,7 @@ class ChatCore:
             news.append(room_reply("your turn.", mentions=ping))
         for seat in to_act:
             u = room.user_of(seat)
-            if u and room.users[u].left:
+            if u and room.users[u].left and not room.users[u].resigned:  # left before resigning was logged
                 await self._play_for_leaver(room, room.users[u], summary["seq"])
         return news
 

@@ -23,7 +23,7 @@ moves                                  your legal commands (privately)
 hand | me                              your seat's own view, hand included (privately)
 board                                  the public board, to the room
 log                                    the last things that happened, to the room
-resign | leave                         leave: a random bot plays your seat from now on
+resign | leave                         resign: a random bot plays your seat to the end; you rank last
 help                                   this list"""
 
 GAMES_HELP = "games: seven_wonders, seven_wonders_duel, arkadia, ora_et_labora"

@@ -19,9 +19,10 @@ class Seated:
     token: str
     name: str
     left: bool = False
+    resigned: bool = False  # left by resigning (the referee's timer has a bot play the seat)
 
     def __repr__(self) -> str:  # never a token in a log line or traceback
-        return f"Seated(seat={self.seat}, name={self.name!r}, left={self.left})"
+        return f"Seated(seat={self.seat}, name={self.name!r}, left={self.left}, resigned={self.resigned})"
 
 
 @dataclass
@@ -54,7 +55,7 @@ class Rooms:
         for k, v in h.items():
             if k.startswith("user:"):
                 d = json.loads(v)
-                users[k[5:]] = Seated(d["seat"], d["token"], d["name"], d.get("left", False))
+                users[k[5:]] = Seated(d["seat"], d["token"], d["name"], d.get("left", False), d.get("resigned", False))
         return Room(platform, room, h.get("game", ""), h.get("type", ""), h.get("host", ""), h.get("opener", ""),
                     h.get("started") == "1", h.get("over") == "1", int(h.get("seen", "0")), users)
 
@@ -69,7 +70,8 @@ class Rooms:
 
     async def seat(self, room: Room, user: str, s: Seated) -> None:
         await self.r.hset(keys.chat_room(room.platform, room.room), f"user:{user}",
-                          json.dumps({"seat": s.seat, "token": s.token, "name": s.name, "left": s.left}))
+                          json.dumps({"seat": s.seat, "token": s.token, "name": s.name, "left": s.left,
+                                      "resigned": s.resigned}))
         room.users[user] = s
 
     async def set(self, room: Room, **fields: str) -> None:

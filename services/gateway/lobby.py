@@ -24,6 +24,7 @@ from events import keys
 from events.envelope import Accepted
 from events.meta import SeatPlayer
 from games.contract import GameDef
+from projections import clock as clocks
 from services import protocol
 from services.bots.policies import BOTS
 from services.gateway import auth, identities
@@ -94,6 +95,7 @@ class _Spec(msgspec.Struct, frozen=True):
     preset: str
     options: msgspec.Raw
     players: int
+    clock: protocol.ClockOptions | None = None
 
 
 class _Taken(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -167,8 +169,10 @@ async def open_lobby(request: Request, data: JSONBody[OpenGame]) -> OpenedLobby:
     if data.game_id and await g.redis.hexists(keys.archived(g.store.shard(game_id)), game_id):
         # the referee would refuse its open at start: refused now, not once seats are taken
         raise ApiError("game_archived", f"game {game_id!r} was archived: its id stays taken", game_id=game_id)
+    if data.clock is not None and (problem := clocks.problem(protocol.clock_set(data.clock))):
+        raise ApiError("bad_options", problem)  # refused now, not once every seat is taken
     host = protocol.new_token()
-    spec = _Spec(game.id, preset, msgspec.Raw(msgspec.json.encode(options)), players)
+    spec = _Spec(game.id, preset, msgspec.Raw(msgspec.json.encode(options)), players, data.clock)
     key = keys.lobby(g.store.shard(game_id), game_id)
     if not await g.redis.hsetnx(key, "spec", msgspec.json.encode(spec)):
         raise ApiError("game_exists", f"there is a lobby {game_id!r} already", game_id=game_id)
@@ -290,7 +294,8 @@ async def _start_if_full(request: Request, game_id: str) -> bool:
         return b"started" in await g.redis.hgetall(key)
     game: GameDef = lookup(spec.game_type)
     req = protocol.OpenRequest(token_hashes=[t.hash for t in taken if t is not None], preset=spec.preset,
-                               options=spec.options, seats=[_player(t) for t in taken if t is not None])
+                               options=spec.options, seats=[_player(t) for t in taken if t is not None],
+                               clock=spec.clock)
     # A random id, not one derived from the game id: anyone able to guess it could spend it first
     # (the referee answers a reused id with its first outcome) and so keep the lobby from opening.
     # Idempotency does not need it: the HSETNX above lets one gateway submit the open, once, and the

@@ -337,9 +337,7 @@ class Judge:
         seated = [SeatsTaken(seats=list(req.seats))] if req.seats else []
         timed: list[ClockSet] = []
         if req.clock is not None:
-            c = req.clock
-            clock = ClockSet(kind=c.kind, base_ms=c.base_ms, increment_ms=c.increment_ms, days=c.days,
-                             on_timeout=c.on_timeout, abandon_after=c.abandon_after)
+            clock = protocol.clock_set(req.clock)
             if (problem := clocks.problem(clock)) is not None:
                 it.reject(env.game_id, "bad_options", problem)
                 return None

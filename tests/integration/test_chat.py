@@ -373,7 +373,7 @@ class SlackUser:
         return c.body["response_type"], "\n".join(b["text"]["text"] for b in c.body["blocks"] if "text" in b)
 
 
-async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms) -> None:
+async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms, deployment: Deployment) -> None:
     base, _ = service
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         ann = SlackUser(http, platforms, "C9", "U1", "ann")
@@ -473,6 +473,14 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms) -
         assert all(c.body["channel"] == "C9" for c in posts)
         assert all(c.headers.get("Authorization") == f"Bearer {SLACK_BOT_TOKEN}" for c in posts)
         assert pinged == {"U1", "U2"}, [json.dumps(c.body) for c in posts]
+        # `resign`: logged in the game (README "Clocks and timeouts"), said to the room; once only
+        gid = re.search(r"\(game ([\w.-]+)\)", opened[0][1]).group(1)
+        said = await ben.ask("resign")
+        assert said[0][0] == "in_channel" and "resigns; a random bot plays seat 1 to the end" in said[0][1], said
+        again = await ben.ask("resign")
+        assert again == [("ephemeral", "you resigned seat 1 already")], again
+        async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as gw:
+            assert (await gw.get(f"/games/{gid}/result")).json()["resigned"] == [1]
     # one picture was ever uploaded: the board's (`hand` and the moves shared none)
     assert len(slack_calls(platforms, "/slack/api/files.getUploadURLExternal")) == 1
     assert len(slack_calls(platforms, "/slack/api/files.completeUploadExternal")) == 1

@@ -106,6 +106,19 @@ async def test_the_host_starts_with_bots_and_two_gateways_play_each_bot_seat_onc
                                        *[SeatPlayer(kind="bot", id="random", name="random bot")] * 2])
 
 
+async def test_a_lobby_with_a_clock_opens_a_timed_game(deployment: Deployment) -> None:
+    """A lobby's `clock` is the game's time control once it starts (README "Clocks and timeouts")."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        made = (await http.post("/lobbies", json={"game_type": "seven_wonders_duel",
+                                                  "clock": {"kind": "move", "base_ms": 600_000}})).json()
+        gid, host = made["game_id"], made["host_token"]
+        assert (await http.post(f"/lobbies/{gid}/seats", json={"name": "Ada"})).status_code == 201
+        started = await http.post(f"/lobbies/{gid}/start", json={"bots": "random"}, headers=_bearer(host))
+        assert started.status_code == 201 and started.json()["started"], started.text
+        clock = (await http.get(f"/games/{gid}/view")).json()["clock"]
+        assert clock["kind"] == "move" and [s["left_ms"] for s in clock["seats"]] == [600_000, 600_000]
+
+
 async def test_bad_lobby_input_is_a_typed_4xx(deployment: Deployment) -> None:
     async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
         made = (await http.post("/lobbies", json={"game_type": "arkadia", "players": 3})).json()
@@ -120,6 +133,8 @@ async def test_bad_lobby_input_is_a_typed_4xx(deployment: Deployment) -> None:
             ("POST", "/lobbies", {}, {"game_type": "chess"}, 404, "unknown_game_type"),
             ("POST", "/lobbies", {}, {"game_type": "arkadia", "game_id": gid}, 409, "game_exists"),
             ("POST", "/lobbies", {}, {"game_type": "arkadia", "game_id": "arkadia-gone"}, 410, "game_archived"),
+            ("POST", "/lobbies", {}, {"game_type": "arkadia", "clock": {"kind": "move", "base_ms": 5}}, 400,
+             "bad_options"),
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": ""}, 400, "malformed"),
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "seat": 3}, 400, "unknown_seat"),
             ("POST", f"/lobbies/{gid}/seats", {}, {"name": "x", "team": 1}, 400, "malformed"),
