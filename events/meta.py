@@ -66,7 +66,6 @@ class SeatsTaken(Event, tag="ts.seats_taken"):
 
 CLOCK_KINDS = ("move", "fischer", "correspondence")
 TIMEOUT_POLICIES = ("random", "greedy", "forfeit")
-RESIGN_REASONS = ("resigned", "forfeit", "abandoned")
 
 
 class ClockSet(Event, tag="ts.clock_set"):

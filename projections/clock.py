@@ -69,10 +69,6 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
             return sc.since
         return None if self.kind == UNTIMED else sc.since + sc.left_ms
 
-    def deadlines(self) -> list[tuple[int, int]]:
-        """(seat, deadline) of every running decision that can come due."""
-        return [(s, d) for s in range(len(self.seats)) if (d := self.deadline(s)) is not None]
-
 
 def problem(c: ClockSet) -> str | None:
     """Why a time control cannot be used (a sentence), or None."""
@@ -152,13 +148,13 @@ def timed_out(clock: Clock, seat: int) -> Clock:
     return msgspec.structs.replace(clock, timeouts=tuple(counts), streak=tuple(streak))
 
 
-def public(clock: Clock, now: int | None = None) -> dict[str, object]:
+def public(clock: Clock) -> dict[str, object]:
     """What every view shows of the clock (nothing in it is hidden): per seat its time left
-    (`left_ms`, at `now` if given, for a running decision) and its deadline."""
+    (`left_ms`: its bank, or the allowance of its decision), its deadline, its timeouts and,
+    once it left the game, the bot kind playing it (`played_by`)."""
     seats = []
     for s, sc in enumerate(clock.seats):
-        left = sc.left_ms if sc.since is None or now is None else max(0, sc.since + sc.left_ms - now)
-        seat: dict[str, object] = {"seat": s, "left_ms": left, "deadline": clock.deadline(s),
+        seat: dict[str, object] = {"seat": s, "left_ms": sc.left_ms, "deadline": clock.deadline(s),
                                    "timeouts": clock.timeouts[s]}
         if clock.resigned and clock.resigned[s]:
             seat["played_by"] = clock.resigned[s]

@@ -279,18 +279,10 @@ class Projector:
         try:
             while not stop.is_set():
                 try:
-                    if lease is not None:
-                        had = lease.held
-                        if not await lease.hold():
-                            if had:
-                                log.warning("projector of shard %d: its lease was lost; another process projects "
-                                            "it now", self.shard)
-                                self.forget()
-                            with contextlib.suppress(asyncio.TimeoutError):
-                                await asyncio.wait_for(stop.wait(), lease.retry_s)
-                            continue
-                        if not had:
-                            self.forget()  # another process may have moved the checkpoint on
+                    if lease is not None and not await self._holds(lease):
+                        with contextlib.suppress(asyncio.TimeoutError):
+                            await asyncio.wait_for(stop.wait(), lease.retry_s)
+                        continue
                     await self.step()
                 except LOST as e:
                     if not lost:
@@ -309,6 +301,17 @@ class Projector:
             if lease is not None:
                 with contextlib.suppress(Exception):
                     await lease.release()
+
+    async def _holds(self, lease: Lease) -> bool:
+        """Whether this process holds the shard's lease now (taken or renewed); the cache is
+        dropped whenever it changes hands (another process may have moved the checkpoint on)."""
+        had = lease.held
+        held = await lease.hold()
+        if had and not held:
+            log.warning("projector of shard %d: its lease was lost; another process projects it now", self.shard)
+        if had != held:
+            self.forget()
+        return held
 
     async def idle(self) -> bool:
         """True when the checkpoint is at the end of the feed."""
