@@ -109,7 +109,25 @@ class SeatResigned(Event, tag="ts.seat_resigned"):
     bot: str = "random"
 
 
-MetaEvent = GameOpened | SeedRevealed | SeatsTaken | ClockSet | TimedOut | SeatResigned
+class UndoAllowed(Event, tag="ts.undo_allowed"):
+    """The game allows undo: logged by its opening command (after `ClockSet`, if any) when
+    the open request asks for it; games without it log none and refuse every undo
+    (`undo_not_allowed`). The fold then keeps the window of commands that may still be
+    taken back (`projections.undo`)."""
+
+
+class Undone(Event, tag="ts.undone"):
+    """`seat` took back its last command: the envelopes `first`..`last` (one command, id
+    `command_id`) no longer count; the fold replays the commands after them, if any, onto
+    the state before them (`projections.undo.take_back`). Nothing is deleted from the log."""
+
+    seat: int
+    command_id: str
+    first: int
+    last: int
+
+
+MetaEvent = GameOpened | SeedRevealed | SeatsTaken | ClockSet | TimedOut | SeatResigned | UndoAllowed | Undone
 
 
 def is_meta(type: str) -> bool:

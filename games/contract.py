@@ -209,6 +209,12 @@ class GameDef:
     fonts, images or scripts): the same view `render` takes, so it shows exactly what that
     reader may see. Built with games/svgkit.py; None for games without a drawn board."""
 
+    quiet: Callable[[Any, Any], bool] | None = None
+    """quiet(state, event) -> True when `event`, applied to `state`, reveals nothing hidden
+    to anyone and draws nothing (no card turned or drawn, no hand shown, no random outcome
+    known): a command whose events are all quiet may be taken back in a game opened with
+    undo (projections/undo.py). None: the game has no undo."""
+
     def complete(self, state: Any, seat: Seat, prefix: str, limit: int = 50) -> Completion:
         """The next words and (up to `limit`) complete legal commands a partial command
         leads to, for `seat` now (games/completion.py)."""

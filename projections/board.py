@@ -11,12 +11,15 @@ from typing import Any
 import msgspec
 
 from projections import clock as clocks
+from projections import undo as undos
 from projections.table import Table
 
 
 class ViewDoc(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """The stored view of one seat (None: spectator) at log position `seq`; `clock` (public:
-    `projections.clock.public`) only for a game with a time control, absent otherwise."""
+    `projections.clock.public`) only for a game with a time control, absent otherwise;
+    `undo`, only in a game opened with undo: the seats that may take back a command now
+    (public: what makes a command quiet is in every view, `projections.undo`)."""
 
     game_id: str
     game_type: str
@@ -26,6 +29,7 @@ class ViewDoc(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     view: msgspec.Raw
     text: str
     clock: dict[str, Any] | None = None
+    undo: list[int] | None = None
 
 
 _enc = msgspec.json.Encoder()
@@ -48,7 +52,8 @@ def doc(table: Table, seat: int | None, over: bool | None = None, v: Any = None)
         game_id=table.game_id, game_type=game.id, seq=table.version, seat=seat,
         over=game.result(table.state) is not None if over is None else over,
         view=msgspec.Raw(_enc.encode(v)), text=game.render(v),
-        clock=None if table.clock is None else clocks.public(table.clock)))
+        clock=None if table.clock is None else clocks.public(table.clock),
+        undo=None if table.undo is None else undos.seats(table.undo)))
 
 
 def docs(table: Table) -> dict[int | None, bytes]:

@@ -139,6 +139,23 @@ def after(clock: Clock, time: int, seat: int, command_id: str, acting: Sequence[
     return msgspec.structs.replace(clock, seats=tuple(seats), command=command_id)
 
 
+def seat(clock: Clock | None, seat: int) -> SeatClock | None:
+    """`seat`'s clock, or None (no clock, or not a seat: the system)."""
+    if clock is None or not 0 <= seat < len(clock.seats):
+        return None
+    return clock.seats[seat]
+
+
+def restore(clock: Clock, seat: int, sc: SeatClock | None) -> Clock:
+    """`clock` with `seat`'s clock set back to `sc` (an undo: the decision it took back runs
+    on from when it began, with the time it had then; nothing is refunded or added)."""
+    if sc is None or not 0 <= seat < len(clock.seats):
+        return clock
+    seats = list(clock.seats)
+    seats[seat] = sc
+    return msgspec.structs.replace(clock, seats=tuple(seats))
+
+
 def timed_out(clock: Clock, seat: int) -> Clock:
     """`clock` counting one more timeout of `seat` (and one more in its streak)."""
     counts = list(clock.timeouts)

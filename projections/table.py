@@ -17,9 +17,10 @@ from events.chain import GENESIS
 from events.codec import META, PayloadCodec
 from events.envelope import Envelope
 from events.meta import (META_PREFIX, ClockSet, GameOpened, SeatPlayer, SeatResigned, SeatsTaken, SeedRevealed, TimedOut,
-                         is_meta)
+                         Undone, UndoAllowed, is_meta)
 from games.contract import GameDef, Result
 from projections import clock as clocks
+from projections import undo as undos
 
 _codecs: dict[str, tuple[GameDef, PayloadCodec]] = {}
 
@@ -56,6 +57,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seed: str | None = None  # revealed seed (hex), once the game is over
     seated: tuple[SeatPlayer, ...] = ()  # who holds each seat (`SeatsTaken`), () when not logged
     clock: clocks.Clock | None = None  # the time control (`ClockSet`) folded so far, None without one
+    undo: undos.Window | None = None  # the commands that may be taken back; None: the game has no undo
 
     @property
     def over(self) -> bool:
@@ -90,39 +92,65 @@ def empty(game_id: str, game: GameDef) -> Table:
 def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
     """`table` after the envelopes that follow it (seq version+1, version+2, ...)."""
     state, version, last, opened, seed = table.state, table.version, table.last_hash, table.opened, table.seed
-    seated, clock = table.seated, table.clock
+    seated, clock, undo = table.seated, table.clock, table.undo
     evolve, game = table.game.evolve, table.game
     decode_game, decode_meta = codec(game).decode, META.decode
     timeout = -1
+    undone = False  # an undo: its envelope charges nobody
+    shut = None  # a command with an event not quiet, or in which the shell spoke: none of it can be taken back
     for env in envelopes:
         if env.seq != version + 1:
             raise ValueError(f"{table.game_id}: envelope seq {env.seq} after version {version}")
         ty = env.type
         if not ty.startswith(META_PREFIX):  # a game's own event (is_meta, inlined: once per event)
-            state = evolve(state, decode_game(ty, env.v, env.data))
+            event = decode_game(ty, env.v, env.data)
+            if undo is None:  # only games opened with undo pay for it
+                state = evolve(state, event)
+            else:
+                before, state = state, evolve(state, event)
+                quiet = env.command_id != shut and game.quiet is not None and game.quiet(before, event)
+                if not quiet:  # the rest of its command is not quiet either
+                    shut = env.command_id
+                undo = undos.event(undo, env.seq, env.seat, env.command_id, event, before, state, quiet, game.to_act,
+                                   clocks.seat(clock, env.seat))
         else:
             event = decode_meta(ty, env.v, env.data)
-            if isinstance(event, GameOpened):
-                opened = event
-            elif isinstance(event, SeedRevealed):
-                seed = event.seed
-            elif isinstance(event, SeatsTaken):
-                seated = tuple(event.seats)
-            elif isinstance(event, ClockSet):
-                clock = clocks.start(event, opened.players if opened is not None else 0)
-            elif isinstance(event, TimedOut):
-                timeout = event.seat  # counted once the command's charge below is made
-            elif isinstance(event, SeatResigned):
-                players = opened.players if opened is not None else 0
-                if 0 <= event.seat < players:
-                    clock = clocks.resign(clock if clock is not None else clocks.untimed(players), event.seat,
-                                          event.bot)
+            if isinstance(event, Undone):
+                if undos.last(undo, event.seat) is None:
+                    raise ValueError(f"{table.game_id}: seq {env.seq} takes back a command seat {event.seat} "
+                                     "cannot take back")
+                state, undo, seat_clock = undos.take_back(undo, event.seat, evolve, game.to_act)  # type: ignore[arg-type]
+                if clock is not None:  # the seat's decision runs on as before the command, from its clock then
+                    clock = clocks.restore(clock, event.seat, seat_clock)
+                    undone = True
             else:
-                state = evolve(state, event)
+                if isinstance(event, GameOpened):
+                    opened = event
+                elif isinstance(event, SeedRevealed):
+                    seed = event.seed
+                elif isinstance(event, SeatsTaken):
+                    seated = tuple(event.seats)
+                elif isinstance(event, ClockSet):
+                    clock = clocks.start(event, opened.players if opened is not None else 0)
+                elif isinstance(event, TimedOut):
+                    timeout = event.seat  # counted once the command's charge below is made
+                elif isinstance(event, SeatResigned):
+                    players = opened.players if opened is not None else 0
+                    if 0 <= event.seat < players:
+                        clock = clocks.resign(clock if clock is not None else clocks.untimed(players), event.seat,
+                                              event.bot)
+                elif isinstance(event, UndoAllowed):
+                    undo = undos.closed(state)
+                else:
+                    state = evolve(state, event)
+                if undo is not None:  # the shell spoke: nothing before it, nor in its command, is open
+                    undo, shut = undos.closed(state), env.command_id
         if clock is not None:  # only games with a time control pay for it
             first = env.command_id != clock.command
-            clock = clocks.after(clock, env.time, env.seat, env.command_id, game.to_act(state))
-            if timeout >= 0:
+            clock = clocks.after(clock, env.time, -1 if undone else env.seat, env.command_id, game.to_act(state))
+            if undone:
+                undone = False
+            elif timeout >= 0:
                 if timeout < len(clock.seats):
                     clock = clocks.timed_out(clock, timeout)
                 timeout = -1
@@ -130,7 +158,7 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
                 clock = clocks.moved(clock, env.seat)  # a move of its own: its timeout streak ends
         version, last = env.seq, env.hash
     return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed, seated=seated,
-                   clock=clock)
+                   clock=clock, undo=undo)
 
 
 def command_end(envelopes: Iterable[Envelope], seq: int) -> int:

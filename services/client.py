@@ -207,10 +207,11 @@ class Client:
 
     async def open(self, game: GameDef, *, game_id: str | None = None, preset: str = "",
                    options: Any = None, fixture: Any = None, players: int | None = None,
-                   seats: Sequence[SeatPlayer] = (), clock: protocol.ClockOptions | None = None
-                   ) -> tuple[str, list[str], Outcome]:
+                   seats: Sequence[SeatPlayer] = (), clock: protocol.ClockOptions | None = None,
+                   undo: bool = False) -> tuple[str, list[str], Outcome]:
         """Create a game: its id, one fresh secret token per seat, and the outcome; `seats`
-        names who holds each seat (logged: ratings are kept by it); `clock` its time control."""
+        names who holds each seat (logged: ratings are kept by it); `clock` its time control;
+        `undo` lets seats take back their last command (README "Undo")."""
         game_id = game_id or f"{game.id}-{uuid.uuid4().hex[:10]}"
         if options is None and not preset:
             preset = next(iter(game.presets))
@@ -219,7 +220,8 @@ class Client:
         req = protocol.OpenRequest(
             token_hashes=[protocol.token_hash(t) for t in tokens], preset=preset,
             options=msgspec.Raw(msgspec.json.encode(options)),  # None encodes as null
-            fixture=msgspec.Raw(msgspec.json.encode(fixture)), seats=list(seats), clock=clock)
+            fixture=msgspec.Raw(msgspec.json.encode(fixture)), seats=list(seats), clock=clock,
+            undo=undo)
         out = await self.submit(self.envelope(game_id=game_id, game_type=game.id, kind="open",
                                               command=msgspec.json.encode(req)))
         return game_id, tokens, out
@@ -229,6 +231,15 @@ class Client:
         """Resign a seat (its token proves it): a bot plays its decisions from then on and
         the result ranks it below every seat that did not resign (README "Clocks and timeouts")."""
         env = self.envelope(game_id=game_id, game_type=game.id, kind="resign", seat=seat, token=token,
+                            command_id=command_id)
+        return await self.submit(env)
+
+    async def undo(self, game: GameDef, game_id: str, seat: int, token: str,
+                   command_id: str | None = None) -> Outcome:
+        """Take back the seat's last command, where the game's undo policy allows it (README
+        "Undo"): accepted with the seq of `ts.undone`, or refused (`nothing_to_undo`,
+        `undo_not_allowed`)."""
+        env = self.envelope(game_id=game_id, game_type=game.id, kind="undo", seat=seat, token=token,
                             command_id=command_id)
         return await self.submit(env)
 

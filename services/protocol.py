@@ -54,6 +54,8 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     seats: list[SeatPlayer] = []
     clock: ClockOptions | None = None
     """The game's time control (README "Clocks"), logged as `ClockSet`; None: untimed."""
+    undo: bool = False
+    """Whether seats may take back their last command (README "Undo"), logged as `UndoAllowed`."""
 
 
 class ClockOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

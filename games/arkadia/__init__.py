@@ -12,6 +12,7 @@ from games.arkadia.state import INITIAL
 from games.arkadia.upcasters import UPCASTERS
 from games.arkadia.view import LEGEND, render, view
 from games.contract import GameDef
+from games.arkadia.undo import quiet
 from games.arkadia.catalog import EARLIER_HASHES
 from games.arkadia.completion import candidates
 from games.arkadia.svg import svg
@@ -44,4 +45,5 @@ GAME = GameDef(
     candidates=candidates,
     summary=summary,
     gain=gain,
+    quiet=quiet,
 )

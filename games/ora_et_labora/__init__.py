@@ -4,6 +4,7 @@ Not registered in `games/registry.py` until the rules engine is complete (README
 """
 
 from games.contract import GameDef
+from games.ora_et_labora.undo import quiet
 from games.ora_et_labora.catalog import EARLIER_HASHES
 from games.ora_et_labora.completion import candidates
 from games.ora_et_labora.commands import OraEtLaboraCommand
@@ -46,4 +47,5 @@ GAME = GameDef(
     candidates=candidates,
     summary=summary,
     gain=gain,
+    quiet=quiet,
 )

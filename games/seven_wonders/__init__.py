@@ -1,6 +1,7 @@
 """7 Wonders (base game, 1st edition), 3-7 players and the 2-player Free City variant: registers GAME."""
 
 from games.contract import GameDef
+from games.seven_wonders.undo import quiet
 from games.seven_wonders import catalog, edifice
 from games.seven_wonders.completion import candidates
 from games.seven_wonders.commands import Command_
@@ -44,4 +45,5 @@ GAME = GameDef(
     candidates=candidates,
     earlier_catalogs={**catalog.EARLIER_HASHES, **edifice.EARLIER_HASHES},
     gain=gain,
+    quiet=quiet,
 )

@@ -1,6 +1,7 @@
 """7 Wonders Duel (base game), 2 players: registers GAME."""
 
 from games.contract import GameDef
+from games.seven_wonders_duel.undo import quiet
 from games.seven_wonders_duel.catalog import EARLIER_HASHES
 from games.seven_wonders_duel.commands import Command_
 from games.seven_wonders_duel.events import Options, SevenWondersDuelEvent
@@ -42,4 +43,5 @@ GAME = GameDef(
     upcasters=UPCASTERS,
     earlier_catalogs=EARLIER_HASHES,
     gain=gain,
+    quiet=quiet,
 )

@@ -100,6 +100,8 @@ class ChatCore:
         game_type = cmd.args[0]
         preset, opts = parse_options(cmd.args[1:])
         body: dict = {"game_type": game_type}
+        if "undo" in opts:  # the service's own option, not the game's
+            body["undo"] = opts.pop("undo") is True
         if opts:
             players = opts.pop("players", None)
             if opts:
@@ -254,6 +256,19 @@ class ChatCore:
         told = await self._told(room, entries, entries[0]["first"] - 1 if entries else 0, await self._names(room))
         lines = [f"{e['seq']}: {' '.join(t)}" for e, t in zip(entries, told)]
         return [room_reply("the last things that happened:\n" + ("\n".join(lines) or "nothing yet"))]
+
+    async def _do_undo(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        s, refusal = self._seated(msg, room)
+        if s is None:
+            return refusal
+        key = f"chat-undo-{msg.platform}-{msg.message_id}"[:200] if msg.message_id else None
+        try:
+            await self.gw.call("POST", f"/games/{room.game}/undo", token=s.token, key=key)
+        except GatewayError as e:
+            if e.code in ("nothing_to_undo", "undo_not_allowed", "game_over", "already_resigned"):
+                return [private(msg, f"refused ({e.code}): {e.message}")]
+            raise
+        return [room_reply(f"{s.name} takes back their last command.")]
 
     async def _do_leave(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
         s, refusal = self._seated(msg, room)

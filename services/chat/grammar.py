@@ -11,10 +11,12 @@ from dataclasses import dataclass
 MAX_TEXT = 2000
 """A chat line longer than this is refused before anything else (the gateway's command limit is 4096 bytes)."""
 
-VERBS = ("open", "join", "bot", "start", "play", "moves", "hand", "me", "board", "log", "resign", "leave", "help")
+VERBS = ("open", "join", "bot", "start", "play", "moves", "hand", "me", "board", "log", "undo", "resign", "leave",
+         "help")
 
 HELP = """\
-open <game> [preset] [key=value ...]   open a game in this room (e.g. open seven_wonders_duel, open seven_wonders 3p)
+open <game> [preset] [key=value ...]   open a game in this room (e.g. open seven_wonders_duel, open seven_wonders 3p;
+                                       undo=true lets seats take back their last command)
 join [seat]                            claim a seat (the first free one, or that seat)
 bot <seat> <random|greedy>             give a seat to a bot (the opener)
 start                                  start now; empty seats go to random bots (the opener)
@@ -23,6 +25,8 @@ moves                                  your legal commands (privately)
 hand | me                              your seat's own view, hand included (privately)
 board                                  the public board, to the room
 log                                    the last things that happened, to the room
+undo                                   take back your last command (games opened with undo=true; not once it
+                                       revealed or drew something or another seat acted on it)
 resign | leave                         resign: a random bot plays your seat to the end; you rank last
 help                                   this list"""
 

@@ -1,4 +1,4 @@
-"""Verbs that make games and moves: `new`, `act`, `script`, `fork`."""
+"""Verbs that make games and moves: `new`, `act`, `resign`, `undo`, `script`, `fork`."""
 
 from __future__ import annotations
 
@@ -32,6 +32,8 @@ def new(game: str = typer.Option("seven_wonders", help="Game type."),
         clock: str = typer.Option(None, help="A time control: move:30s, fischer:5m+3s or correspondence:3d, "
                                              "optionally @greedy (the bot that plays a timed-out decision; "
                                              "default @random). README \"Clocks\"."),
+        undo: bool = typer.Option(False, "--undo", help="Let seats take back their last command where the "
+                                                        "game's undo policy allows (README \"Undo\")."),
         data_dir: Optional[str] = DataDir) -> None:
     """Create a game; prints its id and one secret token per seat as JSON."""
     _check_id(game_id)
@@ -39,11 +41,12 @@ def new(game: str = typer.Option("seven_wonders", help="Game type."),
         timed = None if clock is None else parse_clock(clock)
     except ValueError as e:
         raise fail(USAGE, f"--clock: {e}") from None
-    run(_new(load_settings(data_dir), game_def(game), players, preset, fixture, game_id, timed))
+    run(_new(load_settings(data_dir), game_def(game), players, preset, fixture, game_id, timed, undo))
 
 
 async def _new(settings: Settings, game: GameDef, players: int | None, preset: str | None,
-               fixture: Path | None, game_id: str | None, clock: ClockOptions | None = None) -> None:
+               fixture: Path | None, game_id: str | None, clock: ClockOptions | None = None,
+               undo: bool = False) -> None:
     preset_name, options = options_for(game, players, preset)
     try:
         fx = None if fixture is None else msgspec.json.decode(fixture.read_bytes(), type=game.fixture_type)
@@ -55,7 +58,7 @@ async def _new(settings: Settings, game: GameDef, players: int | None, preset: s
         await rt.ensure_referee()
         async with Client(rt.redis, settings.shards) as c:
             gid, tokens, out = await c.open(game, game_id=game_id, preset=preset_name, options=options, fixture=fx,
-                                            clock=clock)
+                                            clock=clock, undo=undo)
         if isinstance(out, Rejected):
             print_json(out)
             raise Exit(FAILED)
@@ -101,10 +104,21 @@ def resign(game_id: str = typer.Argument(..., help="Game id."),
            data_dir: Optional[str] = DataDir) -> None:
     """Resign your seat: a bot plays it to the end and the result ranks it last; prints the
     outcome as JSON (exit 1 when rejected)."""
-    run(_resign(load_settings(data_dir), game_id, seat, token))
+    run(_seat_verb(load_settings(data_dir), game_id, seat, token, "resign"))
 
 
-async def _resign(settings: Settings, game_id: str, seat: int, token: str) -> None:
+def undo(game_id: str = typer.Argument(..., help="Game id."),
+         seat: int = typer.Argument(..., help="Your seat (0-based)."),
+         token: str = typer.Argument(..., help="Your seat's secret token."),
+         data_dir: Optional[str] = DataDir) -> None:
+    """Take back your last command, where the game allows it (opened with --undo; nothing
+    hidden revealed or drawn since, no other seat acted on it); prints the outcome as JSON
+    (exit 1 when rejected, e.g. nothing_to_undo)."""
+    run(_seat_verb(load_settings(data_dir), game_id, seat, token, "undo"))
+
+
+async def _seat_verb(settings: Settings, game_id: str, seat: int, token: str, verb: str) -> None:
+    """`resign` or `undo` for a seat: the game type from the log's first entry, then the command."""
     async with runtime(settings) as rt:
         first = await rt.store.first(game_id)
         if first is None:
@@ -112,7 +126,7 @@ async def _resign(settings: Settings, game_id: str, seat: int, token: str) -> No
         game = game_def(first.game_type)
         await rt.ensure_referee()
         async with Client(rt.redis, settings.shards) as c:
-            out = await c.resign(game, game_id, seat, token)
+            out = await (c.resign if verb == "resign" else c.undo)(game, game_id, seat, token)
         print_json(out)
         if isinstance(out, Rejected):
             raise Exit(FAILED)
@@ -224,5 +238,5 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
 
 def register(app: typer.Typer) -> None:
     """Add this module's verbs to the CLI."""
-    for verb in (new, act, resign, script, fork):
+    for verb in (new, act, resign, undo, script, fork):
         app.command()(verb)

@@ -67,6 +67,13 @@ def clock_line(clock: dict[str, Any], now: int) -> str:
     return f"clock ({clock['kind']}{extra}, on timeout: {clock['on_timeout']} bot): " + "; ".join(parts)
 
 
+def undo_line(seats: list[int]) -> str:
+    """A view's undo field in one line: who may take back a command now (`tablestream undo`)."""
+    if not seats:
+        return "undo: no command can be taken back now"
+    return f"undo: seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))} may take back a command"
+
+
 async def _view(settings: Settings, game_id: str, seat: int | None, as_json: bool, legend: bool = False) -> None:
     async with runtime(settings) as rt:
         data = await rt.redis.hget(keys.view(rt.store.shard(game_id), game_id, seat), "doc")
@@ -87,6 +94,8 @@ async def _view(settings: Settings, game_id: str, seat: int | None, as_json: boo
         if doc.clock is not None:
             console.print(clock_line(doc.clock, time.time_ns() // 1_000_000), markup=False, highlight=False,
                           soft_wrap=True)
+        if doc.undo is not None:
+            console.print(undo_line(doc.undo), markup=False, highlight=False, soft_wrap=True)
     if doc.seq < logged:  # the projector has not (yet) projected the end of the log
         err.print(f"view at seq {doc.seq}, log at {logged}: is a projector running? (`tablestream up`, "
                   "or `up --no-referee`, projects the logs)", style="yellow", markup=False, highlight=False,

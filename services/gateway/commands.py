@@ -107,11 +107,22 @@ async def send_command(request: Request, game_id: FromPath[str], data: JSONBody[
 @post("/games/{game_id:str}/resign", status_code=200,
       summary="Resign the bearer's seat: a bot plays it to the end and it ranks last; answers with the outcome")
 async def resign(request: Request, game_id: FromPath[str]) -> Response[bytes]:
+    return await _seat_command(request, game_id, "resign")
+
+
+@post("/games/{game_id:str}/undo", status_code=200,
+      summary="Take back the bearer's last command where the game's undo policy allows; answers with the outcome")
+async def undo(request: Request, game_id: FromPath[str]) -> Response[bytes]:
+    return await _seat_command(request, game_id, "undo")
+
+
+async def _seat_command(request: Request, game_id: str, kind: str) -> Response[bytes]:
+    """A command of the bearer's seat with no body (`resign`, `undo`), Idempotency-Key honoured."""
     g = gw(request)
     key = check_key(request.headers.get("idempotency-key"))
     seats = await g.tables.seats(game_id)
     seat, token = auth.require_seat(request, seats.hashes, game_id)
-    env = g.client.envelope(game_id=game_id, game_type=seats.game.id, kind="resign", seat=seat, token=token,
+    env = g.client.envelope(game_id=game_id, game_type=seats.game.id, kind=kind, seat=seat, token=token,
                             command_id=command_id(token, key) if key is not None else None)
     try:
         out = await g.client.submit(env)
@@ -122,4 +133,4 @@ async def resign(request: Request, game_id: FromPath[str]) -> Response[bytes]:
     return outcome_response(out)
 
 
-ROUTES = [send_command, resign]
+ROUTES = [send_command, resign, undo]

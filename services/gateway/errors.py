@@ -39,6 +39,8 @@ STATUS: dict[str, int] = {
     "game_archived": 410,
     "game_not_over": 409,
     "already_resigned": 409,
+    "nothing_to_undo": 409,
+    "undo_not_allowed": 409,
     "oversized": 413,
     "rate_limited": 429,
     "dead_letter": 503,

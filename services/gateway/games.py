@@ -38,6 +38,8 @@ class OpenGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     """A time control (README "Clocks"): {"kind": "fischer", "base_ms": 300000,
     "increment_ms": 3000}, {"kind": "move", "base_ms": 30000} or {"kind":
     "correspondence", "days": 3}, with "on_timeout": "random" (default) or "greedy"."""
+    undo: bool = False
+    """Let seats take back their last command where the game's undo policy allows (README "Undo")."""
 
 
 class OpenedGame(msgspec.Struct, frozen=True, kw_only=True):
@@ -120,7 +122,7 @@ async def open_game(request: Request, data: JSONBody[OpenGame]) -> OpenedGame:
     game = lookup(data.game_type)
     preset, options = resolve_options(game, data)
     gid, tokens, out = await gw(request).client.open(game, game_id=data.game_id, preset=preset, options=options,
-                                                     clock=data.clock)
+                                                     clock=data.clock, undo=data.undo)
     if isinstance(out, Rejected):
         raise ApiError(out.code, out.message, game_id=gid)
     return OpenedGame(game_id=gid, game_type=game.id, tokens=tokens)

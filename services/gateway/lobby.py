@@ -96,6 +96,7 @@ class _Spec(msgspec.Struct, frozen=True):
     options: msgspec.Raw
     players: int
     clock: protocol.ClockOptions | None = None
+    undo: bool = False
 
 
 class _Taken(msgspec.Struct, frozen=True, omit_defaults=True):
@@ -172,7 +173,7 @@ async def open_lobby(request: Request, data: JSONBody[OpenGame]) -> OpenedLobby:
     if data.clock is not None and (problem := clocks.problem(protocol.clock_set(data.clock))):
         raise ApiError("bad_options", problem)  # refused now, not once every seat is taken
     host = protocol.new_token()
-    spec = _Spec(game.id, preset, msgspec.Raw(msgspec.json.encode(options)), players, data.clock)
+    spec = _Spec(game.id, preset, msgspec.Raw(msgspec.json.encode(options)), players, data.clock, data.undo)
     key = keys.lobby(g.store.shard(game_id), game_id)
     if not await g.redis.hsetnx(key, "spec", msgspec.json.encode(spec)):
         raise ApiError("game_exists", f"there is a lobby {game_id!r} already", game_id=game_id)
@@ -295,7 +296,7 @@ async def _start_if_full(request: Request, game_id: str) -> bool:
     game: GameDef = lookup(spec.game_type)
     req = protocol.OpenRequest(token_hashes=[t.hash for t in taken if t is not None], preset=spec.preset,
                                options=spec.options, seats=[_player(t) for t in taken if t is not None],
-                               clock=spec.clock)
+                               clock=spec.clock, undo=spec.undo)
     # A random id, not one derived from the game id: anyone able to guess it could spend it first
     # (the referee answers a reused id with its first outcome) and so keep the lobby from opening.
     # Idempotency does not need it: the HSETNX above lets one gateway submit the open, once, and the

@@ -22,11 +22,13 @@ from events import keys
 from events.chain import Linker
 from events.codec import META
 from events.envelope import CommandEnvelope, Envelope, Outcome, Rejected
-from events.meta import SEAT_PLAYER_KINDS, ClockSet, GameOpened, SeatResigned, SeatsTaken, SeedRevealed, TimedOut
+from events.meta import (SEAT_PLAYER_KINDS, ClockSet, GameOpened, SeatResigned, SeatsTaken, SeedRevealed, TimedOut,
+                         Undone, UndoAllowed)
 from games import fold
 from games.contract import GAME_OVER, GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
 from projections import clock as clocks
+from projections import undo as undos
 from projections.table import Table, advance, codec, empty
 from services import protocol
 from services.bots.policies import BOTS
@@ -85,7 +87,12 @@ _timeout_decoder = msgspec.json.Decoder(protocol.TimeoutRequest)
 NOT_TIMED_OUT = "not_timed_out"
 """The code of a timeout the log does not bear out: the seat has no decision running, or
 its time is not up by the referee's clock (it moved meanwhile: the timer's view was old)."""
-KINDS = ("act", "open", "timeout", "resign")
+NOTHING_TO_UNDO = "nothing_to_undo"
+"""The code of an undo with no command to take back: the seat's last command revealed or
+drew something, another seat acted on it, the turn resolved, or it made none since."""
+UNDO_NOT_ALLOWED = "undo_not_allowed"
+"""The code of an undo in a game opened without undo (or of an open asking undo of a game that has none)."""
+KINDS = ("act", "open", "timeout", "resign", "undo")
 MAX_PLAYER_CHARS = 100
 
 
@@ -177,7 +184,7 @@ class Judge:
         elif (game := lookup(env.game_type)) is None:
             it.reject(env.game_id, "unknown_game_type", f"no game type {env.game_type!r}")
         elif env.kind not in KINDS:
-            it.reject(env.game_id, "malformed", "kind must be act, open, timeout or resign")
+            it.reject(env.game_id, "malformed", "kind must be act, open, timeout, resign or undo")
         else:
             it.game = game
         return it
@@ -218,6 +225,8 @@ class Judge:
                 return None
             # From now on a bot plays the seat (the timer finds its decisions due at once).
             return self._seal(it, table, [SeatResigned(seat=env.seat, reason="resigned")], env.seat, table.state)
+        if env.kind == "undo":
+            return self._undo(it, table)
         try:
             cmd = _command_decoder(game).decode(env.command)
         except msgspec.ValidationError as e:
@@ -282,6 +291,26 @@ class Judge:
             head.append(SeatResigned(seat=env.seat, reason="abandoned", bot=by))
         return self._seal(it, table, [*head, *out], env.seat, fold.after(game, table.state, out), now)
 
+    def _undo(self, it: Item, table: Table) -> Decision | None:
+        """Take back the seat's last command if the undo window holds it (projections.undo):
+        `Undone` names its envelopes; the fold replays what came after it."""
+        env = it.env
+        assert env is not None
+        if table.undo is None:
+            it.reject(env.game_id, UNDO_NOT_ALLOWED, f"game {env.game_id!r} was opened without undo")
+            return None
+        if env.seat in table.resigned:
+            it.reject(env.game_id, "already_resigned", f"seat {env.seat} has resigned")
+            return None
+        entry = undos.last(table.undo, env.seat)
+        if entry is None:
+            it.reject(env.game_id, NOTHING_TO_UNDO,
+                      f"seat {env.seat} has no command to take back: a command can be taken back only until it "
+                      "reveals or draws something, another seat acts on it or the turn resolves")
+            return None
+        undone = Undone(seat=env.seat, command_id=entry.command_id, first=entry.first, last=entry.last)
+        return self._seal(it, table, [undone], env.seat, table.state)  # (an undo never ends a game)
+
     def _open(self, it: Item, table: Table | None) -> Decision | None:
         env, game = it.env, it.game
         assert env is not None and game is not None
@@ -342,15 +371,19 @@ class Judge:
                 it.reject(env.game_id, "bad_options", problem)
                 return None
             timed = [clock]
-        return self._seal(it, empty(env.game_id, game), [opened, *seated, *timed, *opening], -1,
+        if req.undo and game.quiet is None:
+            it.reject(env.game_id, UNDO_NOT_ALLOWED, f"{game.id} has no undo")
+            return None
+        undo = [UndoAllowed()] if req.undo else []
+        return self._seal(it, empty(env.game_id, game), [opened, *seated, *timed, *undo, *opening], -1,
                           fold.replay(game, opening))
 
     def _seal(self, it: Item, table: Table, events: list[Any], seat: int, state: Any,
               now: int | None = None) -> Decision:
         """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends;
         `state` is the game's state after them (folded once, by decide or by games.fold.after).
-        A game with a clock (or an open that sets one) has its envelopes folded for the
-        clock as `advance` folds them, so the cached Table's clock is the log's."""
+        A game with a clock or undo (or an open that sets one) has its envelopes folded by
+        `advance`, so the cached Table's clock and undo window are the log's."""
         game, game_id = table.game, table.game_id
         gcodec = codec(game)
         link = Linker(game_id=game_id, game_type=game.id, time=self.clock() if now is None else now,
@@ -358,7 +391,7 @@ class Judge:
         envelopes: list[Envelope] = []
         prev, seq = table.last_hash, table.version
         opened, seated = table.opened, table.seated
-        timed = table.clock is not None
+        folded = table.clock is not None or table.undo is not None
         for ev in events:
             if isinstance(ev, GameOpened):
                 tag, v, data = META.encode(ev)
@@ -366,9 +399,9 @@ class Judge:
             elif isinstance(ev, SeatsTaken):
                 tag, v, data = META.encode(ev)
                 seated = tuple(ev.seats)
-            elif isinstance(ev, (ClockSet, TimedOut, SeatResigned)):
+            elif isinstance(ev, (ClockSet, TimedOut, SeatResigned, UndoAllowed, Undone)):
                 tag, v, data = META.encode(ev)
-                timed = True
+                folded = True
             else:
                 tag, v, data = gcodec.encode(ev)
             seq += 1
@@ -383,7 +416,8 @@ class Judge:
                 tag, v, data = META.encode(SeedRevealed(seed=seed))
                 seq += 1
                 envelopes.append(link(prev, seq, tag, v, -1, data))
-        clock = advance(table, envelopes).clock if timed else None
+        if folded:  # a clock or an undo window: the Table is the fold's own, every field of it
+            return tuple(envelopes), advance(table, envelopes)
         after = Table(game_id=game_id, game=game, state=state, version=seq,
-                      last_hash=envelopes[-1].hash, opened=opened, seed=seed, seated=seated, clock=clock)
+                      last_hash=envelopes[-1].hash, opened=opened, seed=seed, seated=seated)
         return tuple(envelopes), after  # a tuple of untracked Structs: the GC lets go of it

@@ -394,7 +394,7 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms, d
         assert not [c for c in platforms.calls if c.path == "/slack/response/0"]
 
         assert (await ann.ask("help"))[0][0] == "ephemeral"
-        opened = await ann.ask("open seven_wonders_duel")
+        opened = await ann.ask("open seven_wonders_duel undo=true")
         assert opened[0][0] == "in_channel" and "for 2 players" in opened[0][1]
         assert (await ann.ask("join"))[0][0] == "in_channel"
         got = await ben.ask("join", expect=2)
@@ -473,8 +473,26 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms, d
         assert all(c.body["channel"] == "C9" for c in posts)
         assert all(c.headers.get("Authorization") == f"Bearer {SLACK_BOT_TOKEN}" for c in posts)
         assert pinged == {"U1", "U2"}, [json.dumps(c.body) for c in posts]
-        # `resign`: logged in the game (README "Clocks and timeouts"), said to the room; once only
         gid = re.search(r"\(game ([\w.-]+)\)", opened[0][1]).group(1)
+        # `undo` (opened with undo=true): taken back and said to the room exactly when the
+        # game's views say the seat may; else refused privately, nothing logged
+        async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as gw:
+            for user, seat in ((ann, 0), (ben, 1)):
+                before = (await gw.get(f"/games/{gid}")).json()["seq"]
+                for _ in range(600):  # the view of that position projected
+                    if await _view_at(gw, gid, before):
+                        break
+                    await asyncio.sleep(0.05)
+                may = (await gw.get(f"/games/{gid}/view")).json()["undo"]
+                said = await user.ask("undo")
+                now = (await gw.get(f"/games/{gid}")).json()["seq"]
+                if seat in may:
+                    assert said == [("in_channel", f"{user.name} takes back their last command.")], said
+                    assert now == before + 1
+                else:
+                    assert said[0][0] == "ephemeral" and said[0][1].startswith("refused (nothing_to_undo)"), said
+                    assert now == before
+        # `resign`: logged in the game (README "Clocks and timeouts"), said to the room; once only
         said = await ben.ask("resign")
         assert said[0][0] == "in_channel" and "resigns; a random bot plays seat 1 to the end" in said[0][1], said
         again = await ben.ask("resign")
@@ -488,3 +506,8 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms, d
             if (c.path.startswith("/slack/response/") and c.body.get("response_type") == "in_channel")
             or (c.path == "/slack/api/chat.postMessage" and c.body.get("channel") == "C9")]
     assert room and not any("done:" in t or "your view" in t or "legal commands" in t for t in room)
+
+
+async def _view_at(gw: httpx.AsyncClient, gid: str, seq: int) -> bool:
+    """Whether the spectator's view has been projected up to `seq`."""
+    return (await gw.get(f"/games/{gid}/view")).json()["seq"] >= seq

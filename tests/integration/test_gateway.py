@@ -14,6 +14,7 @@ import redis.asyncio as aioredis
 
 from events.store import EventStore
 from games import registry
+from projections import undo as undos
 from projections.audit import verify
 from projections.board import doc
 from projections.table import Table, advance, command_end, empty
@@ -316,6 +317,62 @@ async def test_a_seat_resigns_over_http(deployment: Deployment) -> None:
         assert got["resigned"] == [1] and got["over"] is False and got["result"] is None
         table = await _table(deployment, gid)
         assert table.resigned == (1,)
+
+
+@pytest.mark.parametrize("game_type,preset", [("seven_wonders", "3p"), ("seven_wonders_duel", "2p")])
+async def test_undo_over_http_to_the_end_of_a_game(deployment: Deployment, game_type: str, preset: str) -> None:
+    """A game opened with "undo": true, played to its end with a POST /games/{id}/undo after
+    about every third move: taken back (200) exactly when the log's fold holds the seat's
+    command open, else 409 nothing_to_undo, nothing logged; an undo right after a move
+    gives back the state before it; the views show who may undo; the log verifies. A game
+    opened without undo answers 409 undo_not_allowed, and an undo needs the seat's token."""
+    rnd = random.Random(f"undo-{game_type}")
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        gid, tokens = await _open(http, game_type, preset=preset, undo=True)
+        assert (await http.post(f"/games/{gid}/undo")).status_code == 401
+        taken = refused = 0
+        for n in range(2000):
+            table = await _table(deployment, gid)
+            if table.over:
+                break
+            seat = rnd.choice(table.game.to_act(table.state))
+            moves = (await http.get(f"/games/{gid}/moves", headers=_bearer(tokens[seat]))).json()["moves"]
+            res = await http.post(f"/games/{gid}/commands", json={"command": rnd.choice(moves)["text"]},
+                                  headers={**_bearer(tokens[seat]), "Idempotency-Key": f"m-{n}"})
+            assert res.status_code == 200, res.text
+            if n % 3:
+                continue
+            moved = await _table(deployment, gid)
+            asker = rnd.randrange(len(tokens))
+            res = await http.post(f"/games/{gid}/undo", headers={**_bearer(tokens[asker]), "Idempotency-Key": f"u-{n}"})
+            after = await _table(deployment, gid)
+            if moved.over:
+                assert res.status_code == 409 and res.json()["code"] == "game_over", res.text
+                break
+            if undos.last(moved.undo, asker) is None:
+                assert res.status_code == 409 and res.json()["code"] == "nothing_to_undo", res.text
+                assert after.version == moved.version
+                refused += 1
+            else:
+                assert res.status_code == 200 and res.json()["status"] == "accepted", res.text
+                assert after.version == moved.version + 1
+                if asker == seat:
+                    assert after.state == table.state  # its move just made, taken back
+                taken += 1
+            await _eventually(lambda: _projected(http, gid, tokens[asker], after.version))
+            got = (await http.get(f"/games/{gid}/view", headers=_bearer(tokens[asker]))).json()
+            assert got["undo"] == undos.seats(after.undo)
+        table = await _table(deployment, gid)
+        assert table.over and taken and refused, (taken, refused)
+        assert verify(table.game, await _envs(deployment, gid)) == []
+        await _eventually(lambda: _verified(http, gid))
+        plain, plain_tokens = await _open(http, game_type, preset=preset)
+        res = await http.post(f"/games/{plain}/undo", headers=_bearer(plain_tokens[0]))
+        assert res.status_code == 409 and res.json()["code"] == "undo_not_allowed"
+
+
+async def _projected(http: httpx.AsyncClient, gid: str, token: str, seq: int) -> bool:
+    return (await http.get(f"/games/{gid}/view", headers=_bearer(token))).json()["seq"] >= seq
 
 
 async def test_openapi_is_served(deployment: Deployment) -> None:

@@ -164,3 +164,5 @@ def test_a_timeout_is_told_with_the_seat_that_ran_out_of_time() -> None:
     assert told[-1] == f"{NAMES[1]}'s time ran out: a bot made this move.", told
     assert narrate("arkadia", ["ts.seat_resigned"], 0, after, after, NAMES) == [
         f"{NAMES[0]} left the game: a bot plays on for them."]
+    assert narrate("arkadia", ["ts.undone"], 1, after, after, NAMES) == [f"{NAMES[1]} took back their last command."]
+    assert narrate("arkadia", ["ts.undo_allowed"], -1, None, after, NAMES) == []
