@@ -99,14 +99,22 @@ class TimedOut(Event, tag="ts.timed_out"):
 
 class SeatResigned(Event, tag="ts.seat_resigned"):
     """A seat left the game: it resigned (`reason` "resigned", its own command), forfeited
-    on a timeout ("forfeit") or was abandoned after `ClockSet.abandon_after` timeouts in a
-    row ("abandoned"). From then on the bot kind `bot` plays its decisions as they come (the
+    on a timeout ("forfeit"), was abandoned after `ClockSet.abandon_after` timeouts in a
+    row ("abandoned") or by the game's host (`HostNamed`: "host"). From then on the bot kind `bot` plays its decisions as they come (the
     timer finds them due at once), the game goes on to its end, and the result ranks the
     seat below every seat that did not resign (`projections.table.result`)."""
 
     seat: int
     reason: str
     bot: str = "random"
+
+
+class HostNamed(Event, tag="ts.host_named"):
+    """The game has a host (a lobby's opener): the SHA-256 of its token, logged by the
+    opening command when the open request names one. The host may abandon a seat (a
+    command of kind "abandon" with the host's token): `SeatResigned` reason "host"."""
+
+    token_hash: str
 
 
 class UndoAllowed(Event, tag="ts.undo_allowed"):
@@ -127,7 +135,8 @@ class Undone(Event, tag="ts.undone"):
     last: int
 
 
-MetaEvent = GameOpened | SeedRevealed | SeatsTaken | ClockSet | TimedOut | SeatResigned | UndoAllowed | Undone
+MetaEvent = (GameOpened | SeedRevealed | SeatsTaken | ClockSet | TimedOut | SeatResigned | HostNamed | UndoAllowed
+             | Undone)
 
 
 def is_meta(type: str) -> bool:

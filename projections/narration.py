@@ -17,7 +17,7 @@ from games.seven_wonders.narrate import narrate as seven_wonders
 from games.seven_wonders_duel.narrate import narrate as seven_wonders_duel
 
 SHELL = {"ts.game_opened": "", "ts.seats_taken": "", "ts.clock_set": "", "ts.undo_allowed": "",
-         "ts.undone": "{who} took back their last command.",
+         "ts.host_named": "", "ts.undone": "{who} took back their last command.",
          "ts.seed_revealed": "The game's seed is revealed: anyone may now verify its deals.",
          "ts.timed_out": "{who}'s time ran out: a bot made this move.",
          "ts.seat_resigned": "{who} left the game: a bot plays on for them."}

@@ -16,8 +16,8 @@ from msgspec.structs import replace
 from events.chain import GENESIS
 from events.codec import META, PayloadCodec
 from events.envelope import Envelope
-from events.meta import (META_PREFIX, ClockSet, GameOpened, SeatPlayer, SeatResigned, SeatsTaken, SeedRevealed, TimedOut,
-                         Undone, UndoAllowed, is_meta)
+from events.meta import (META_PREFIX, ClockSet, GameOpened, HostNamed, SeatPlayer, SeatResigned, SeatsTaken,
+                         SeedRevealed, TimedOut, Undone, UndoAllowed, is_meta)
 from games.contract import GameDef, Result
 from projections import clock as clocks
 from projections import undo as undos
@@ -58,6 +58,7 @@ class Table(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     seated: tuple[SeatPlayer, ...] = ()  # who holds each seat (`SeatsTaken`), () when not logged
     clock: clocks.Clock | None = None  # the time control (`ClockSet`) folded so far, None without one
     undo: undos.Window | None = None  # the commands that may be taken back; None: the game has no undo
+    host: str = ""  # the SHA-256 of the host's token (`HostNamed`), "" for a game without a host
 
     @property
     def over(self) -> bool:
@@ -92,7 +93,7 @@ def empty(game_id: str, game: GameDef) -> Table:
 def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
     """`table` after the envelopes that follow it (seq version+1, version+2, ...)."""
     state, version, last, opened, seed = table.state, table.version, table.last_hash, table.opened, table.seed
-    seated, clock, undo = table.seated, table.clock, table.undo
+    seated, clock, undo, host = table.seated, table.clock, table.undo, table.host
     evolve, game = table.game.evolve, table.game
     decode_game, decode_meta = codec(game).decode, META.decode
     timeout = -1
@@ -141,6 +142,8 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
                                               event.bot)
                 elif isinstance(event, UndoAllowed):
                     undo = undos.closed(state)
+                elif isinstance(event, HostNamed):
+                    host = event.token_hash
                 else:
                     state = evolve(state, event)
                 if undo is not None:  # the shell spoke: nothing before it, nor in its command, is open
@@ -158,7 +161,7 @@ def advance(table: Table, envelopes: Iterable[Envelope]) -> Table:
                 clock = clocks.moved(clock, env.seat)  # a move of its own: its timeout streak ends
         version, last = env.seq, env.hash
     return replace(table, state=state, version=version, last_hash=last, opened=opened, seed=seed, seated=seated,
-                   clock=clock, undo=undo)
+                   clock=clock, undo=undo, host=host)
 
 
 def command_end(envelopes: Iterable[Envelope], seq: int) -> int:

@@ -208,10 +208,11 @@ class Client:
     async def open(self, game: GameDef, *, game_id: str | None = None, preset: str = "",
                    options: Any = None, fixture: Any = None, players: int | None = None,
                    seats: Sequence[SeatPlayer] = (), clock: protocol.ClockOptions | None = None,
-                   undo: bool = False) -> tuple[str, list[str], Outcome]:
+                   undo: bool = False, host_token: str | None = None) -> tuple[str, list[str], Outcome]:
         """Create a game: its id, one fresh secret token per seat, and the outcome; `seats`
         names who holds each seat (logged: ratings are kept by it); `clock` its time control;
-        `undo` lets seats take back their last command (README "Undo")."""
+        `undo` lets seats take back their last command (README "Undo"); `host_token` makes
+        its holder the game's host, who may abandon a seat to a bot (`abandon`)."""
         game_id = game_id or f"{game.id}-{uuid.uuid4().hex[:10]}"
         if options is None and not preset:
             preset = next(iter(game.presets))
@@ -221,17 +222,26 @@ class Client:
             token_hashes=[protocol.token_hash(t) for t in tokens], preset=preset,
             options=msgspec.Raw(msgspec.json.encode(options)),  # None encodes as null
             fixture=msgspec.Raw(msgspec.json.encode(fixture)), seats=list(seats), clock=clock,
-            undo=undo)
+            undo=undo, host_hash=protocol.token_hash(host_token) if host_token else "")
         out = await self.submit(self.envelope(game_id=game_id, game_type=game.id, kind="open",
                                               command=msgspec.json.encode(req)))
         return game_id, tokens, out
 
     async def resign(self, game: GameDef, game_id: str, seat: int, token: str,
-                     command_id: str | None = None) -> Outcome:
-        """Resign a seat (its token proves it): a bot plays its decisions from then on and
-        the result ranks it below every seat that did not resign (README "Clocks and timeouts")."""
+                     command_id: str | None = None, bot: str = "random") -> Outcome:
+        """Resign a seat (its token proves it): the bot kind `bot` plays its decisions from
+        then on and the result ranks it below every seat that did not resign (README
+        "Clocks and timeouts")."""
         env = self.envelope(game_id=game_id, game_type=game.id, kind="resign", seat=seat, token=token,
-                            command_id=command_id)
+                            command=msgspec.json.encode(protocol.LeaveRequest(bot=bot)), command_id=command_id)
+        return await self.submit(env)
+
+    async def abandon(self, game: GameDef, game_id: str, seat: int, host_token: str,
+                      command_id: str | None = None, bot: str = "random") -> Outcome:
+        """The host gives `seat` up to the bot kind `bot` (a seat whose player is gone): logged
+        as the seat's resignation, reason "host"; refused `no_host` in a game without one."""
+        env = self.envelope(game_id=game_id, game_type=game.id, kind="abandon", seat=seat, token=host_token,
+                            command=msgspec.json.encode(protocol.LeaveRequest(bot=bot)), command_id=command_id)
         return await self.submit(env)
 
     async def undo(self, game: GameDef, game_id: str, seat: int, token: str,

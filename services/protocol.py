@@ -56,6 +56,16 @@ class OpenRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     """The game's time control (README "Clocks"), logged as `ClockSet`; None: untimed."""
     undo: bool = False
     """Whether seats may take back their last command (README "Undo"), logged as `UndoAllowed`."""
+    host_hash: str = ""
+    """The SHA-256 (hex) of the host's token (a lobby's), logged as `HostNamed`: the host may
+    abandon a seat to a bot; "": the game has no host."""
+
+
+class LeaveRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The `command` of a "resign" or "abandon" envelope (`null` for the defaults): the bot
+    kind that plays the seat from then on (`services.bots.policies.BOTS`)."""
+
+    bot: str = "random"
 
 
 class ClockOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -270,6 +270,25 @@ class ChatCore:
             raise
         return [room_reply(f"{s.name} takes back their last command.")]
 
+    async def _do_abandon(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
+        if not room.game or not room.started:
+            return [private(msg, "no game in play here")]
+        if msg.user != room.opener:
+            return [private(msg, "only the user who opened the game may do that")]
+        seat, kind = int(cmd.args[0]), (cmd.args[1] if len(cmd.args) > 1 else "random")
+        try:  # the game's host: the lobby's host token, logged when the game began
+            await self.gw.call("POST", f"/games/{room.game}/seats/{seat}/abandon", token=room.host,
+                               body={"bot": kind}, key=f"chat-abandon-{seat}")
+        except GatewayError as e:
+            if e.status in (400, 409):
+                return [private(msg, f"refused ({e.code}): {e.message}")]
+            raise
+        user = room.user_of(seat)
+        if user is not None:
+            room.users[user].left = room.users[user].resigned = True
+            await self.rooms.seat(room, user, room.users[user])
+        return [room_reply(f"seat {seat} is abandoned: a {kind} bot plays it to the end, ranked last.")]
+
     async def _do_leave(self, msg: Message, cmd: Command, room: Room) -> list[Reply]:
         s, refusal = self._seated(msg, room)
         if s is None:

@@ -12,7 +12,7 @@ MAX_TEXT = 2000
 """A chat line longer than this is refused before anything else (the gateway's command limit is 4096 bytes)."""
 
 VERBS = ("open", "join", "bot", "start", "play", "moves", "hand", "me", "board", "log", "undo", "resign", "leave",
-         "help")
+         "abandon", "help")
 
 HELP = """\
 open <game> [preset] [key=value ...]   open a game in this room (e.g. open seven_wonders_duel, open seven_wonders 3p;
@@ -28,6 +28,7 @@ log                                    the last things that happened, to the roo
 undo                                   take back your last command (games opened with undo=true; not once it
                                        revealed or drew something or another seat acted on it)
 resign | leave                         resign: a random bot plays your seat to the end; you rank last
+abandon <seat> [random|greedy]         give up a seat whose player is gone to a bot (the opener, once started)
 help                                   this list"""
 
 GAMES_HELP = "games: seven_wonders, seven_wonders_duel, arkadia, ora_et_labora"
@@ -70,6 +71,9 @@ def parse(text: str) -> Command:
     elif verb == "bot":
         if len(args) != 2 or not args[0].isdigit():
             raise GrammarError("bot <seat> <random|greedy>")
+    elif verb == "abandon":
+        if not 1 <= len(args) <= 2 or not args[0].isdigit():
+            raise GrammarError("abandon <seat> [random|greedy]")
     elif verb == "join":
         if len(args) > 1 or (args and not args[0].isdigit()):
             raise GrammarError("join [seat]")

@@ -1,4 +1,4 @@
-"""Verbs that make games and moves: `new`, `act`, `resign`, `undo`, `script`, `fork`."""
+"""Verbs that make games and moves: `new`, `act`, `resign`, `undo`, `abandon`, `script`, `fork`."""
 
 from __future__ import annotations
 
@@ -34,6 +34,8 @@ def new(game: str = typer.Option("seven_wonders", help="Game type."),
                                              "default @random). README \"Clocks\"."),
         undo: bool = typer.Option(False, "--undo", help="Let seats take back their last command where the "
                                                         "game's undo policy allows (README \"Undo\")."),
+        host: bool = typer.Option(False, "--host", help="Also print a host token (host_token), whose holder may "
+                                                        "abandon a seat to a bot (`abandon`)."),
         data_dir: Optional[str] = DataDir) -> None:
     """Create a game; prints its id and one secret token per seat as JSON."""
     _check_id(game_id)
@@ -41,12 +43,12 @@ def new(game: str = typer.Option("seven_wonders", help="Game type."),
         timed = None if clock is None else parse_clock(clock)
     except ValueError as e:
         raise fail(USAGE, f"--clock: {e}") from None
-    run(_new(load_settings(data_dir), game_def(game), players, preset, fixture, game_id, timed, undo))
+    run(_new(load_settings(data_dir), game_def(game), players, preset, fixture, game_id, timed, undo, host))
 
 
 async def _new(settings: Settings, game: GameDef, players: int | None, preset: str | None,
                fixture: Path | None, game_id: str | None, clock: ClockOptions | None = None,
-               undo: bool = False) -> None:
+               undo: bool = False, host: bool = False) -> None:
     preset_name, options = options_for(game, players, preset)
     try:
         fx = None if fixture is None else msgspec.json.decode(fixture.read_bytes(), type=game.fixture_type)
@@ -54,15 +56,17 @@ async def _new(settings: Settings, game: GameDef, players: int | None, preset: s
         raise Exit(USAGE, f"cannot read the fixture: {e}") from None
     except (msgspec.ValidationError, msgspec.DecodeError) as e:
         raise Exit(USAGE, f"bad fixture (the game's Fixture as JSON, README \"Scripted games\"): {e}") from None
+    host_token = new_token() if host else None
     async with runtime(settings) as rt:
         await rt.ensure_referee()
         async with Client(rt.redis, settings.shards) as c:
             gid, tokens, out = await c.open(game, game_id=game_id, preset=preset_name, options=options, fixture=fx,
-                                            clock=clock, undo=undo)
+                                            clock=clock, undo=undo, host_token=host_token)
         if isinstance(out, Rejected):
             print_json(out)
             raise Exit(FAILED)
-        print_json({"game_id": gid, "game_type": game.id, "tokens": tokens})
+        print_json({"game_id": gid, "game_type": game.id, "tokens": tokens,
+                    **({"host_token": host_token} if host_token else {})})
 
 
 def _check_id(game_id: str | None) -> None:
@@ -98,13 +102,17 @@ async def _act(settings: Settings, game_id: str, seat: int, token: str, text: st
             raise Exit(FAILED)
 
 
+Bot = typer.Option("random", "--bot", help="The bot kind that plays the seat from then on: random or greedy.")
+
+
 def resign(game_id: str = typer.Argument(..., help="Game id."),
            seat: int = typer.Argument(..., help="Your seat (0-based)."),
            token: str = typer.Argument(..., help="Your seat's secret token."),
+           bot: str = Bot,
            data_dir: Optional[str] = DataDir) -> None:
     """Resign your seat: a bot plays it to the end and the result ranks it last; prints the
     outcome as JSON (exit 1 when rejected)."""
-    run(_seat_verb(load_settings(data_dir), game_id, seat, token, "resign"))
+    run(_seat_verb(load_settings(data_dir), game_id, seat, token, "resign", bot))
 
 
 def undo(game_id: str = typer.Argument(..., help="Game id."),
@@ -117,8 +125,18 @@ def undo(game_id: str = typer.Argument(..., help="Game id."),
     run(_seat_verb(load_settings(data_dir), game_id, seat, token, "undo"))
 
 
-async def _seat_verb(settings: Settings, game_id: str, seat: int, token: str, verb: str) -> None:
-    """`resign` or `undo` for a seat: the game type from the log's first entry, then the command."""
+def abandon(game_id: str = typer.Argument(..., help="Game id."),
+            seat: int = typer.Argument(..., help="The seat to give up (0-based)."),
+            host_token: str = typer.Argument(..., help="The game's host token (`new --host`, a lobby's)."),
+            bot: str = Bot,
+            data_dir: Optional[str] = DataDir) -> None:
+    """As the game's host, give up a seat whose player is gone to a bot: it plays the seat
+    to the end, ranked last; prints the outcome as JSON (exit 1 when rejected)."""
+    run(_seat_verb(load_settings(data_dir), game_id, seat, host_token, "abandon", bot))
+
+
+async def _seat_verb(settings: Settings, game_id: str, seat: int, token: str, verb: str, bot: str = "random") -> None:
+    """`resign`, `undo` or `abandon` for a seat: the game type from the log's first entry, then the command."""
     async with runtime(settings) as rt:
         first = await rt.store.first(game_id)
         if first is None:
@@ -126,7 +144,10 @@ async def _seat_verb(settings: Settings, game_id: str, seat: int, token: str, ve
         game = game_def(first.game_type)
         await rt.ensure_referee()
         async with Client(rt.redis, settings.shards) as c:
-            out = await (c.resign if verb == "resign" else c.undo)(game, game_id, seat, token)
+            if verb == "undo":
+                out = await c.undo(game, game_id, seat, token)
+            else:
+                out = await (c.resign if verb == "resign" else c.abandon)(game, game_id, seat, token, bot=bot)
         print_json(out)
         if isinstance(out, Rejected):
             raise Exit(FAILED)
@@ -238,5 +259,5 @@ async def _fork(settings: Settings, game_id: str, at: int, new_id: str | None) -
 
 def register(app: typer.Typer) -> None:
     """Add this module's verbs to the CLI."""
-    for verb in (new, act, resign, undo, script, fork):
+    for verb in (new, act, resign, undo, abandon, script, fork):
         app.command()(verb)

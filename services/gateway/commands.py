@@ -23,6 +23,7 @@ from litestar.params import FromPath, JSONBody
 from events.envelope import Accepted, Outcome
 from games.contract import Rejection
 from services.client import parse_text
+from services.protocol import LeaveRequest
 from services.gateway import auth
 from services.gateway.context import Gateway, gw
 from services.gateway.errors import ApiError, problem_response, Problem
@@ -105,32 +106,63 @@ async def send_command(request: Request, game_id: FromPath[str], data: JSONBody[
 
 
 @post("/games/{game_id:str}/resign", status_code=200,
-      summary="Resign the bearer's seat: a bot plays it to the end and it ranks last; answers with the outcome")
+      summary="Resign the bearer's seat: a bot (body {\"bot\": \"greedy\"}, default random) plays it to the end "
+              "and it ranks last; answers with the outcome")
 async def resign(request: Request, game_id: FromPath[str]) -> Response[bytes]:
-    return await _seat_command(request, game_id, "resign")
+    g = gw(request)
+    seats = await g.tables.seats(game_id)
+    seat, token = auth.require_seat(request, seats.hashes, game_id)
+    return await _submit(request, game_id, seats.game.id, "resign", seat, token, await _leave_body(request))
 
 
 @post("/games/{game_id:str}/undo", status_code=200,
       summary="Take back the bearer's last command where the game's undo policy allows; answers with the outcome")
 async def undo(request: Request, game_id: FromPath[str]) -> Response[bytes]:
-    return await _seat_command(request, game_id, "undo")
-
-
-async def _seat_command(request: Request, game_id: str, kind: str) -> Response[bytes]:
-    """A command of the bearer's seat with no body (`resign`, `undo`), Idempotency-Key honoured."""
     g = gw(request)
-    key = check_key(request.headers.get("idempotency-key"))
     seats = await g.tables.seats(game_id)
     seat, token = auth.require_seat(request, seats.hashes, game_id)
-    env = g.client.envelope(game_id=game_id, game_type=seats.game.id, kind=kind, seat=seat, token=token,
-                            command_id=command_id(token, key) if key is not None else None)
+    return await _submit(request, game_id, seats.game.id, "undo", seat, token, b"null")
+
+
+@post("/games/{game_id:str}/seats/{seat:int}/abandon", status_code=200,
+      summary="The host (its bearer token) gives a seat up to a bot (body {\"bot\": ...}, default random); "
+              "answers with the outcome")
+async def abandon(request: Request, game_id: FromPath[str], seat: FromPath[int]) -> Response[bytes]:
+    g = gw(request)
+    seats = await g.tables.seats(game_id)
+    token = auth.bearer(request)
+    if token is None:  # the referee checks it against the host's logged hash
+        raise ApiError("bad_token", "the host's token goes in 'Authorization: Bearer <token>'")
+    if not 0 <= seat < len(seats.hashes):
+        raise ApiError("unknown_seat", f"seat must be 0..{len(seats.hashes) - 1}")
+    return await _submit(request, game_id, seats.game.id, "abandon", seat, token, await _leave_body(request))
+
+
+async def _leave_body(request: Request) -> bytes:
+    """The optional body of resign and abandon (`protocol.LeaveRequest`), checked here."""
+    body = await request.body()
+    if not body.strip():
+        return b"null"
+    try:
+        return msgspec.json.encode(msgspec.json.decode(body, type=LeaveRequest))
+    except (msgspec.DecodeError, msgspec.ValidationError) as e:
+        raise ApiError("malformed", f"the body is {{\"bot\": \"random\" or \"greedy\"}} or nothing: {e}") from None
+
+
+async def _submit(request: Request, game_id: str, game_type: str, kind: str, seat: int, token: str,
+                  command: bytes) -> Response[bytes]:
+    """A command of `kind` for `seat`, the Idempotency-Key honoured; answers with its outcome."""
+    g = gw(request)
+    key = check_key(request.headers.get("idempotency-key"))
+    env = g.client.envelope(game_id=game_id, game_type=game_type, kind=kind, seat=seat, token=token,
+                            command=command, command_id=command_id(token, key) if key is not None else None)
     try:
         out = await g.client.submit(env)
     except (asyncio.TimeoutError, TimeoutError):
         raise ApiError("no_outcome", "the referee did not answer in time; send it again with the same "
                        "Idempotency-Key to learn its outcome", game_id=game_id, command_id=env.command_id) from None
-    g.metrics.command(seats.game.id, "accepted" if isinstance(out, Accepted) else out.code)
+    g.metrics.command(game_type, "accepted" if isinstance(out, Accepted) else out.code)
     return outcome_response(out)
 
 
-ROUTES = [send_command, resign, undo]
+ROUTES = [send_command, resign, undo, abandon]

@@ -41,6 +41,7 @@ STATUS: dict[str, int] = {
     "already_resigned": 409,
     "nothing_to_undo": 409,
     "undo_not_allowed": 409,
+    "no_host": 409,
     "oversized": 413,
     "rate_limited": 429,
     "dead_letter": 503,

@@ -296,7 +296,7 @@ async def _start_if_full(request: Request, game_id: str) -> bool:
     game: GameDef = lookup(spec.game_type)
     req = protocol.OpenRequest(token_hashes=[t.hash for t in taken if t is not None], preset=spec.preset,
                                options=spec.options, seats=[_player(t) for t in taken if t is not None],
-                               clock=spec.clock, undo=spec.undo)
+                               clock=spec.clock, undo=spec.undo, host_hash=fields.get(b"host", b"").decode())
     # A random id, not one derived from the game id: anyone able to guess it could spend it first
     # (the referee answers a reused id with its first outcome) and so keep the lobby from opening.
     # Idempotency does not need it: the HSETNX above lets one gateway submit the open, once, and the

@@ -10,20 +10,23 @@ batch loop (`services.referee.referee`) lands what it returns; tests judge witho
 
 from __future__ import annotations
 
+import hmac
 import logging
 import os
+import re
 import traceback
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
+from msgspec.structs import replace
 
 from events import keys
 from events.chain import Linker
 from events.codec import META
 from events.envelope import CommandEnvelope, Envelope, Outcome, Rejected
-from events.meta import (SEAT_PLAYER_KINDS, ClockSet, GameOpened, SeatResigned, SeatsTaken, SeedRevealed, TimedOut,
-                         Undone, UndoAllowed)
+from events.meta import (SEAT_PLAYER_KINDS, ClockSet, GameOpened, HostNamed, SeatResigned, SeatsTaken, SeedRevealed,
+                         TimedOut, Undone, UndoAllowed)
 from games import fold
 from games.contract import GAME_OVER, GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
@@ -84,6 +87,8 @@ class Item(msgspec.Struct, gc=False):
 _env_decoder = msgspec.json.Decoder(CommandEnvelope)
 _open_decoder = msgspec.json.Decoder(protocol.OpenRequest)
 _timeout_decoder = msgspec.json.Decoder(protocol.TimeoutRequest)
+_leave_decoder = msgspec.json.Decoder(protocol.LeaveRequest | None)
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 NOT_TIMED_OUT = "not_timed_out"
 """The code of a timeout the log does not bear out: the seat has no decision running, or
 its time is not up by the referee's clock (it moved meanwhile: the timer's view was old)."""
@@ -92,7 +97,9 @@ NOTHING_TO_UNDO = "nothing_to_undo"
 drew something, another seat acted on it, the turn resolved, or it made none since."""
 UNDO_NOT_ALLOWED = "undo_not_allowed"
 """The code of an undo in a game opened without undo (or of an open asking undo of a game that has none)."""
-KINDS = ("act", "open", "timeout", "resign", "undo")
+NO_HOST = "no_host"
+"""The code of an abandon in a game that has no host (`HostNamed`)."""
+KINDS = ("act", "open", "timeout", "resign", "undo", "abandon")
 MAX_PLAYER_CHARS = 100
 
 
@@ -184,7 +191,7 @@ class Judge:
         elif (game := lookup(env.game_type)) is None:
             it.reject(env.game_id, "unknown_game_type", f"no game type {env.game_type!r}")
         elif env.kind not in KINDS:
-            it.reject(env.game_id, "malformed", "kind must be act, open, timeout, resign or undo")
+            it.reject(env.game_id, "malformed", "kind must be act, open, timeout, resign, undo or abandon")
         else:
             it.game = game
         return it
@@ -210,6 +217,8 @@ class Judge:
             return None
         if env.kind == "timeout":
             return self._timeout(it, table)
+        if env.kind == "abandon":  # the host's token, not the seat's
+            return self._abandon(it, table)
         seats = self.cache.tokens.get(env.game_id)
         if seats is None or seats.get(env.seat) != env.token:
             if protocol.token_hash(env.token) != opened.seat_token_hashes[env.seat]:
@@ -219,12 +228,14 @@ class Judge:
         if game.result(table.state) is not None:
             it.reject(env.game_id, GAME_OVER.code, GAME_OVER.message)
             return None
+        clock = table.clock
+        if clock is not None and clock.resigned and clock.resigned[env.seat]:  # (no clock: nobody left)
+            it.reject(env.game_id, "already_resigned", f"seat {env.seat} has left the game: a {clock.resigned[env.seat]} "
+                      "bot plays it")
+            return None
         if env.kind == "resign":
-            if env.seat in table.resigned:
-                it.reject(env.game_id, "already_resigned", f"seat {env.seat} has resigned already")
-                return None
             # From now on a bot plays the seat (the timer finds its decisions due at once).
-            return self._seal(it, table, [SeatResigned(seat=env.seat, reason="resigned")], env.seat, table.state)
+            return self._leave(it, table, "resigned")
         if env.kind == "undo":
             return self._undo(it, table)
         try:
@@ -291,6 +302,39 @@ class Judge:
             head.append(SeatResigned(seat=env.seat, reason="abandoned", bot=by))
         return self._seal(it, table, [*head, *out], env.seat, fold.after(game, table.state, out), now)
 
+    def _leave(self, it: Item, table: Table, reason: str) -> Decision | None:
+        """`SeatResigned` for the envelope's seat (its own resignation, or the host's
+        abandon), played from then on by the bot kind the command names (default random)."""
+        env = it.env
+        assert env is not None
+        try:
+            req = _leave_decoder.decode(env.command) or protocol.LeaveRequest()
+        except (msgspec.DecodeError, msgspec.ValidationError) as e:
+            it.reject(env.game_id, "malformed", f"bad {env.kind} request: {e}")
+            return None
+        if req.bot not in BOTS:
+            it.reject(env.game_id, "bad_options", f"unknown bot kind {req.bot[:40]!r}; known: {', '.join(BOTS)}")
+            return None
+        if env.seat in table.resigned:  # (the host's abandon; a seat's own was refused earlier)
+            it.reject(env.game_id, "already_resigned", f"seat {env.seat} has left the game already")
+            return None
+        return self._seal(it, table, [SeatResigned(seat=env.seat, reason=reason, bot=req.bot)], env.seat, table.state)
+
+    def _abandon(self, it: Item, table: Table) -> Decision | None:
+        """The host gives a seat up to a bot (its token against `HostNamed`, in constant time)."""
+        env = it.env
+        assert env is not None
+        if not table.host:
+            it.reject(env.game_id, NO_HOST, f"game {env.game_id!r} has no host to abandon a seat")
+            return None
+        if not hmac.compare_digest(protocol.token_hash(env.token), table.host):
+            it.reject(env.game_id, "bad_token", "this token is not the host's token of that game")
+            return None
+        if table.game.result(table.state) is not None:
+            it.reject(env.game_id, GAME_OVER.code, GAME_OVER.message)
+            return None
+        return self._leave(it, table, "host")
+
     def _undo(self, it: Item, table: Table) -> Decision | None:
         """Take back the seat's last command if the undo window holds it (projections.undo):
         `Undone` names its envelopes; the fold replays what came after it."""
@@ -298,9 +342,6 @@ class Judge:
         assert env is not None
         if table.undo is None:
             it.reject(env.game_id, UNDO_NOT_ALLOWED, f"game {env.game_id!r} was opened without undo")
-            return None
-        if env.seat in table.resigned:
-            it.reject(env.game_id, "already_resigned", f"seat {env.seat} has resigned")
             return None
         entry = undos.last(table.undo, env.seat)
         if entry is None:
@@ -375,7 +416,11 @@ class Judge:
             it.reject(env.game_id, UNDO_NOT_ALLOWED, f"{game.id} has no undo")
             return None
         undo = [UndoAllowed()] if req.undo else []
-        return self._seal(it, empty(env.game_id, game), [opened, *seated, *timed, *undo, *opening], -1,
+        if req.host_hash and not _HEX64.fullmatch(req.host_hash):
+            it.reject(env.game_id, "malformed", "host_hash is the SHA-256 of the host's token, 64 hex digits")
+            return None
+        host = [HostNamed(token_hash=req.host_hash)] if req.host_hash else []
+        return self._seal(it, empty(env.game_id, game), [opened, *seated, *timed, *host, *undo, *opening], -1,
                           fold.replay(game, opening))
 
     def _seal(self, it: Item, table: Table, events: list[Any], seat: int, state: Any,
@@ -399,7 +444,7 @@ class Judge:
             elif isinstance(ev, SeatsTaken):
                 tag, v, data = META.encode(ev)
                 seated = tuple(ev.seats)
-            elif isinstance(ev, (ClockSet, TimedOut, SeatResigned, UndoAllowed, Undone)):
+            elif isinstance(ev, (ClockSet, TimedOut, SeatResigned, HostNamed, UndoAllowed, Undone)):
                 tag, v, data = META.encode(ev)
                 folded = True
             else:
@@ -418,6 +463,6 @@ class Judge:
                 envelopes.append(link(prev, seq, tag, v, -1, data))
         if folded:  # a clock or an undo window: the Table is the fold's own, every field of it
             return tuple(envelopes), advance(table, envelopes)
-        after = Table(game_id=game_id, game=game, state=state, version=seq,
-                      last_hash=envelopes[-1].hash, opened=opened, seed=seed, seated=seated)
+        after = replace(table, state=state, version=seq, last_hash=envelopes[-1].hash, opened=opened, seed=seed,
+                        seated=seated)
         return tuple(envelopes), after  # a tuple of untracked Structs: the GC lets go of it

@@ -499,6 +499,13 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms, d
         assert again == [("ephemeral", "you resigned seat 1 already")], again
         async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as gw:
             assert (await gw.get(f"/games/{gid}/result")).json()["resigned"] == [1]
+            # `abandon`: the opener's (the lobby's host token), logged as the seat's resignation
+            assert await ben.ask("abandon 0") == [("ephemeral", "only the user who opened the game may do that")]
+            refused = await ann.ask("abandon 1")
+            assert refused[0][0] == "ephemeral" and refused[0][1].startswith("refused (already_resigned)"), refused
+            said = await ann.ask("abandon 0 greedy")
+            assert said == [("in_channel", "seat 0 is abandoned: a greedy bot plays it to the end, ranked last.")], said
+            assert (await gw.get(f"/games/{gid}/result")).json()["resigned"] == [0, 1]
     # one picture was ever uploaded: the board's (`hand` and the moves shared none)
     assert len(slack_calls(platforms, "/slack/api/files.getUploadURLExternal")) == 1
     assert len(slack_calls(platforms, "/slack/api/files.completeUploadExternal")) == 1

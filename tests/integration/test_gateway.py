@@ -309,8 +309,12 @@ async def test_a_seat_resigns_over_http(deployment: Deployment) -> None:
     async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
         gid, tokens = await _open(http, "seven_wonders", preset="3p")
         assert (await http.post(f"/games/{gid}/resign")).status_code == 401
-        done = await http.post(f"/games/{gid}/resign", headers=_bearer(tokens[1]))
+        bad = await http.post(f"/games/{gid}/resign", json={"bot": "nobody"}, headers=_bearer(tokens[1]))
+        assert bad.status_code == 400 and bad.json()["code"] == "bad_options"
+        done = await http.post(f"/games/{gid}/resign", json={"bot": "greedy"}, headers=_bearer(tokens[1]))
         assert done.status_code == 200 and done.json()["status"] == "accepted", done.text
+        await _eventually(lambda: _projected(http, gid, tokens[0], done.json()["seqs"][-1]))
+        assert (await http.get(f"/games/{gid}/view")).json()["clock"]["seats"][1]["played_by"] == "greedy"
         again = await http.post(f"/games/{gid}/resign", headers=_bearer(tokens[1]))
         assert again.status_code == 409 and again.json()["code"] == "already_resigned"
         got = (await http.get(f"/games/{gid}/result")).json()

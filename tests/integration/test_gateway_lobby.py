@@ -170,3 +170,42 @@ async def test_the_lobby_open_command_id_cannot_be_spent_before_the_lobby_starts
         finally:
             await r.aclose()
     assert envs[0].command_id.startswith("lobby-open-") and envs[0].command_id != guessed
+
+
+async def test_the_host_abandons_a_seat_to_a_bot_that_plays_it_to_the_end(deployment: Deployment) -> None:
+    """A lobby's host token is the game's host (`ts.host_named`): POST /games/{id}/seats/{seat}/
+    abandon gives the seat to the bot kind of the body; the seat's own token is refused from
+    then on, `up`'s timer has the bot play it to the end, and the result ranks it last. A seat
+    token is no host token (401), an unknown seat 400, a bad body 400, a second abandon 409."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        made = (await http.post("/lobbies", json={"game_type": "seven_wonders_duel"})).json()
+        gid, host = made["game_id"], made["host_token"]
+        ada = (await http.post(f"/lobbies/{gid}/seats", json={"name": "Ada"})).json()
+        ben = (await http.post(f"/lobbies/{gid}/seats", json={"name": "Ben"})).json()
+        assert ada["seat"] == 0 and ben["seat"] == 1
+        url = f"/games/{gid}/seats/1/abandon"
+        assert (await http.post(url, headers=_bearer(ada["token"]))).json()["code"] == "bad_token"
+        assert (await http.post(url, json={"bot": "greedy"})).status_code == 401  # no token at all
+        assert (await http.post(f"/games/{gid}/seats/7/abandon", headers=_bearer(host))).json()["code"] == "unknown_seat"
+        bad = await http.post(url, content=b"{not json", headers=_bearer(host))
+        assert bad.status_code == 400 and bad.json()["code"] == "malformed"
+        done = await http.post(url, json={"bot": "greedy"}, headers=_bearer(host))
+        assert done.status_code == 200 and done.json()["status"] == "accepted", done.text
+        again = await http.post(url, headers=_bearer(host))
+        assert again.status_code == 409 and again.json()["code"] == "already_resigned"
+        late = await http.post(f"/games/{gid}/commands", json={"command": "anything"}, headers=_bearer(ben["token"]))
+        assert late.status_code in (400, 409)
+        await _play_seat(http, gid, 0, ada["token"])
+        got = (await http.get(f"/games/{gid}/result")).json()
+        assert got["over"] and got["resigned"] == [1] and got["result"]["ranks"][0] == 1
+        view = (await http.get(f"/games/{gid}/view")).json()
+        assert view["clock"]["seats"][1]["played_by"] == "greedy"
+    r = aioredis.from_url(deployment.url)
+    try:
+        envs = await EventStore(r).read(gid)
+    finally:
+        await r.aclose()
+    assert verify(registry.get("seven_wonders_duel"), envs) == []
+    assert envs[2].type == "ts.host_named" and msgspec.json.decode(envs[2].data)["token_hash"] == protocol.token_hash(host)
+    gone = [msgspec.json.decode(e.data) for e in envs if e.type == "ts.seat_resigned"]
+    assert gone == [{"type": "ts.seat_resigned", "seat": 1, "reason": "host", "bot": "greedy"}]
