@@ -19,6 +19,7 @@ which only the resigned seats' decisions come due.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -177,3 +178,27 @@ def public(clock: Clock) -> dict[str, object]:
             seat["played_by"] = clock.resigned[s]
         seats.append(seat)
     return {"kind": clock.kind, "increment_ms": clock.increment_ms, "on_timeout": clock.on_timeout, "seats": seats}
+
+
+def duration(ms: int) -> str:
+    """A time left in words: tenths of seconds under 10 minutes, minutes under 2 days, days."""
+    return f"{ms / 1000:.1f} s" if ms < 600_000 else f"{ms / 60_000:.0f} min" if ms < 172_800_000 else \
+        f"{ms / 86_400_000:.1f} days"
+
+
+def left(seat: dict[str, Any], now: int) -> int:
+    """A seat's time left (ms) in a public clock (`public`): counting down from `now` for a
+    running decision, else its bank or allowance."""
+    return seat["left_ms"] if seat["deadline"] is None else max(0, seat["deadline"] - now)
+
+
+def text(clock: dict[str, Any], now: int) -> str:
+    """A public clock (`public`) in one line, for a terminal or a chat: each seat's time left
+    (counting down from `now`, the reader's time, for a running decision) and its timeouts."""
+    parts = []
+    for s in clock["seats"]:
+        running = "" if s["deadline"] is None else " (to move)"
+        out = f", {s['timeouts']} timeout{'' if s['timeouts'] == 1 else 's'}" if s["timeouts"] else ""
+        parts.append(f"seat {s['seat']} {duration(left(s, now))}{running}{out}")
+    extra = f" +{duration(clock['increment_ms'])}" if clock["increment_ms"] else ""
+    return f"clock ({clock['kind']}{extra}, on timeout: {clock['on_timeout']} bot): " + "; ".join(parts)

@@ -22,17 +22,21 @@ import asyncio
 import difflib
 import logging
 import random
+import time
 from collections.abc import Mapping
 from dataclasses import replace
 
+import msgspec
 import redis.asyncio as aioredis
 
+from projections import clock as clocks
 from projections.narration import narrate
 from services.chat.gateway_client import Gateway, GatewayError
 from services.chat.grammar import HELP, VERBS, Command, GrammarError, parse, parse_options
 from services.chat import picture
 from services.chat.model import Message, Picture, Reply, Sink
 from services.chat.rooms import Room, Rooms, Seated
+from services.protocol import parse_clock
 
 log = logging.getLogger("tablestream.chat")
 
@@ -41,6 +45,15 @@ LOG_SHOWN = 10
 MAX_CHOICES = 5
 """Legal commands a `moves` reply offers as buttons where the platform has them (Slack)."""
 ANNOUNCED = 40
+REMIND_SHARE = 0.25
+"""A seat is reminded once its running decision has this share of its time left (its
+allowance, or its bank when the decision began): 15 s of a minute, 18 h of 3 days."""
+
+
+def _clock(doc: Mapping) -> str:
+    """A view document's clock as a line to add to a message ("" for an untimed game)."""
+    clock = doc.get("clock")
+    return f"\n{clocks.text(clock, time.time_ns() // 1_000_000)}" if clock else ""
 """An announcement shows at most this many sentences (the last ones) when many positions pass at once."""
 
 
@@ -100,8 +113,13 @@ class ChatCore:
         game_type = cmd.args[0]
         preset, opts = parse_options(cmd.args[1:])
         body: dict = {"game_type": game_type}
-        if "undo" in opts:  # the service's own option, not the game's
+        if "undo" in opts:  # the service's own options, not the game's
             body["undo"] = opts.pop("undo") is True
+        if "clock" in opts:
+            try:
+                body["clock"] = msgspec.to_builtins(parse_clock(str(opts.pop("clock"))))
+            except ValueError as e:
+                return [private(msg, f"clock: {e}")]
         if opts:
             players = opts.pop("players", None)
             if opts:
@@ -118,7 +136,8 @@ class ChatCore:
             body["preset"] = preset
         made = await self.gw.call("POST", "/lobbies", body=body)
         lobby = await self.gw.call("GET", f"/lobbies/{made['game_id']}")
-        new = Room(msg.platform, msg.room, made["game_id"], game_type, made["host_token"], msg.user)
+        new = Room(msg.platform, msg.room, made["game_id"], game_type, made["host_token"], msg.user,
+                   timed="clock" in body)
         await self.rooms.open(new)
         return [room_reply(f"{msg.display_name} opened {game_type} for {lobby['players']} players "
                            f"(game {made['game_id']}): `join` to take a seat; the opener may `bot <seat> <kind>` "
@@ -220,7 +239,7 @@ class ChatCore:
         if s is None:
             return refusal
         doc = await self.gw.call("GET", f"/games/{room.game}/view", token=s.token)
-        shown = private(msg, f"your view (seat {s.seat}), at position {doc['seq']}:", board=doc["text"])
+        shown = private(msg, f"your view (seat {s.seat}), at position {doc['seq']}:{_clock(doc)}", board=doc["text"])
         pic = await self._picture(room, doc["seq"], token=s.token, alt=f"your board (seat {s.seat}) at position "
                                                                           f"{doc['seq']}")
         return [replace(shown, picture=pic) if pic else shown]
@@ -229,7 +248,7 @@ class ChatCore:
         if not room.game or not room.started:
             return [private(msg, "no game in play here")]
         doc = await self.gw.call("GET", f"/games/{room.game}/view")
-        shown = room_reply(f"the board at position {doc['seq']}:", board=doc["text"])
+        shown = room_reply(f"the board at position {doc['seq']}:{_clock(doc)}", board=doc["text"])
         pic = await self._picture(room, doc["seq"])
         return [replace(shown, picture=pic) if pic else shown]
 
@@ -389,11 +408,50 @@ class ChatCore:
 
     async def tick(self, platform: str, room_id: str) -> list[Reply]:
         """A room's news since the last tick, to post in this order: its new log positions
-        told, a ping of who must act, or the result once the game is over. Records them as
-        announced (each position is told once) and plays the seats of users who left."""
+        told, a ping of who must act, or the result once the game is over; in a timed game,
+        a reminder to each seat whose time is running out. Records them as announced (each
+        position is told once, each decision reminded once) and plays the seats of users
+        who left."""
         room = await self.rooms.load(platform, room_id)
         if platform not in self.sinks or not room.started or room.over:
             return []
+        news = await self._news(room)
+        if room.timed and not room.over:
+            news += await self._remind(room)
+        return news
+
+    async def _remind(self, room: Room) -> list[Reply]:
+        """A reminder for each seated user whose running decision has a `REMIND_SHARE` of its
+        time left or less, once per decision (its seat and deadline, kept in the room)."""
+        try:
+            clock = (await self.gw.call("GET", f"/games/{room.game}/view")).get("clock")
+        except GatewayError as e:
+            if e.code in ("unknown_game", "not_found"):
+                return []  # not opened by the referee, or not projected, yet
+            raise
+        if not clock:
+            return []
+        now = time.time_ns() // 1_000_000
+        running = {f"{s['seat']}:{s['deadline']}": s for s in clock["seats"]
+                   if s["deadline"] is not None and not s.get("played_by")}
+        done = set(room.reminded.split(",")) & set(running)
+        out = []
+        for mark, s in running.items():
+            user = room.user_of(s["seat"])
+            if mark in done or user is None or room.users[user].left:
+                continue
+            if s["deadline"] - now <= s["left_ms"] * REMIND_SHARE:
+                done.add(mark)
+                then = ("you forfeit the seat" if clock["on_timeout"] == "forfeit" else
+                        f"a {clock['on_timeout']} bot moves for you")
+                out.append(room_reply(f"{clocks.duration(clocks.left(s, now))} left to move (seat {s['seat']}); "
+                                      f"then {then}.", mentions=(user,)))
+        if ",".join(sorted(done)) != room.reminded:
+            room.reminded = ",".join(sorted(done))
+            await self.rooms.set(room, reminded=room.reminded)
+        return out
+
+    async def _news(self, room: Room) -> list[Reply]:
         try:
             summary = await self.gw.call("GET", f"/games/{room.game}")
         except GatewayError as e:
@@ -416,7 +474,8 @@ class ChatCore:
         to_act = summary["to_act"]
         ping = tuple(u for seat in to_act if (u := room.user_of(seat)) and not room.users[u].left)
         if ping:
-            news.append(room_reply("your turn.", mentions=ping))
+            timed = _clock(await self.gw.call("GET", f"/games/{room.game}/view")) if room.timed else ""
+            news.append(room_reply(f"your turn.{timed}", mentions=ping))
         for seat in to_act:
             u = room.user_of(seat)
             if u and room.users[u].left and not room.users[u].resigned:  # left before resigning was logged

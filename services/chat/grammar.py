@@ -16,7 +16,8 @@ VERBS = ("open", "join", "bot", "start", "play", "moves", "hand", "me", "board",
 
 HELP = """\
 open <game> [preset] [key=value ...]   open a game in this room (e.g. open seven_wonders_duel, open seven_wonders 3p;
-                                       undo=true lets seats take back their last command)
+                                       undo=true lets seats take back their last command;
+                                       clock=fischer:5m+3s sets a time control)
 join [seat]                            claim a seat (the first free one, or that seat)
 bot <seat> <random|greedy>             give a seat to a bot (the opener)
 start                                  start now; empty seats go to random bots (the opener)

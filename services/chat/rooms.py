@@ -37,6 +37,8 @@ class Room:
     over: bool = False
     seen: int = 0
     users: dict[str, Seated] = field(default_factory=dict)
+    timed: bool = False  # the game has a clock: the watcher reminds seats before their deadlines
+    reminded: str = ""  # "seat:deadline" of each running decision reminded already, comma-separated
 
     def __repr__(self) -> str:
         return f"Room({self.platform!r}, {self.room!r}, game={self.game!r}, seats={len(self.users)})"
@@ -57,7 +59,8 @@ class Rooms:
                 d = json.loads(v)
                 users[k[5:]] = Seated(d["seat"], d["token"], d["name"], d.get("left", False), d.get("resigned", False))
         return Room(platform, room, h.get("game", ""), h.get("type", ""), h.get("host", ""), h.get("opener", ""),
-                    h.get("started") == "1", h.get("over") == "1", int(h.get("seen", "0")), users)
+                    h.get("started") == "1", h.get("over") == "1", int(h.get("seen", "0")), users,
+                    timed=h.get("timed") == "1", reminded=h.get("reminded", ""))
 
     async def open(self, room: Room) -> None:
         """A new game in the room: the previous one's record is replaced."""
@@ -65,7 +68,7 @@ class Rooms:
         async with self.r.pipeline(transaction=True) as p:
             p.delete(key)
             p.hset(key, mapping={"game": room.game, "type": room.game_type, "host": room.host,
-                                 "opener": room.opener, "seen": "0"})
+                                 "opener": room.opener, "seen": "0", "timed": "1" if room.timed else "0"})
             await p.execute()
 
     async def seat(self, room: Room, user: str, s: Seated) -> None:

@@ -14,6 +14,7 @@ from rich.table import Table as RichTable
 from events import keys
 from events.envelope import Envelope
 from games.contract import GameDef
+from projections import clock as clocks
 from projections.board import decode_doc, doc
 from projections.stats import aggregate, decode_row, latency_summary, option_text, parse_option, select
 from projections.table import advance, command_end, empty
@@ -49,24 +50,6 @@ def _print_board(game_type: str, text: str, legend: bool) -> None:
         console.print("(--legend explains the board's symbols)", style="dim", highlight=False)
 
 
-def _seconds(ms: int) -> str:
-    return f"{ms / 1000:.1f} s" if ms < 600_000 else f"{ms / 60_000:.0f} min" if ms < 172_800_000 else \
-        f"{ms / 86_400_000:.1f} days"
-
-
-def clock_line(clock: dict[str, Any], now: int) -> str:
-    """A view's clock in one line: each seat's time left (counting down for a running
-    decision, from `now`), and how often it timed out."""
-    parts = []
-    for s in clock["seats"]:
-        left = s["left_ms"] if s["deadline"] is None else max(0, s["deadline"] - now)
-        running = "" if s["deadline"] is None else " (to move)"
-        out = f", {s['timeouts']} timeout{'' if s['timeouts'] == 1 else 's'}" if s["timeouts"] else ""
-        parts.append(f"seat {s['seat']} {_seconds(left)}{running}{out}")
-    extra = f" +{_seconds(clock['increment_ms'])}" if clock["increment_ms"] else ""
-    return f"clock ({clock['kind']}{extra}, on timeout: {clock['on_timeout']} bot): " + "; ".join(parts)
-
-
 def undo_line(seats: list[int]) -> str:
     """A view's undo field in one line: who may take back a command now (`tablestream undo`)."""
     if not seats:
@@ -92,7 +75,7 @@ async def _view(settings: Settings, game_id: str, seat: int | None, as_json: boo
         console.print(f"[bold]{game_id}[/bold] at seq {doc.seq}" + (" (over)" if doc.over else ""))
         _print_board(doc.game_type, doc.text, legend)
         if doc.clock is not None:
-            console.print(clock_line(doc.clock, time.time_ns() // 1_000_000), markup=False, highlight=False,
+            console.print(clocks.text(doc.clock, time.time_ns() // 1_000_000), markup=False, highlight=False,
                           soft_wrap=True)
         if doc.undo is not None:
             console.print(undo_line(doc.undo), markup=False, highlight=False, soft_wrap=True)

@@ -515,6 +515,44 @@ async def test_part_of_a_duel_through_slack(service, platforms: FakePlatforms, d
     assert room and not any("done:" in t or "your view" in t or "legal commands" in t for t in room)
 
 
+async def test_a_timed_duel_in_slack_shows_the_clock_and_reminds_before_the_deadline(
+        service, platforms: FakePlatforms, deployment: Deployment) -> None:
+    """`open ... clock=move:8s`: the board and the "your turn" ping carry the clock line, and
+    once a seat's decision has a quarter of its time left the watcher reminds its user once,
+    by name; at the deadline `up`'s timer has the bot move for it (README "Play in chat")."""
+    base, _ = service
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        ann = SlackUser(http, platforms, "C7", "U1", "ann")
+        ben = SlackUser(http, platforms, "C7", "U2", "ben")
+        assert (await ann.ask("open seven_wonders_duel clock=soon"))[0][1].startswith("clock: ")
+        opened = await ann.ask("open seven_wonders_duel clock=move:8s@greedy")
+        assert opened[0][0] == "in_channel", opened
+        gid = re.search(r"\(game ([\w.-]+)\)", opened[0][1]).group(1)
+        await ann.ask("join")
+        await ben.ask("join", expect=2)
+        board = await ann.ask("board")
+        assert "clock (move, on timeout: greedy bot): seat 0 " in board[0][1], board
+
+        def posts(word: str) -> list[str]:
+            return [json.dumps(c.body) for c in platforms.calls if c.path == "/slack/api/chat.postMessage"
+                    and c.body.get("channel") == "C7" and word in json.dumps(c.body)]
+
+        pinged = await wait_for(lambda: posts("your turn"), timeout=30)
+        assert "clock (move" in pinged[0], pinged
+        reminded = await wait_for(lambda: posts("left to move"), timeout=30)
+        assert "then a greedy bot moves for you" in reminded[0] and ("<@U1>" in reminded[0] or "<@U2>" in reminded[0])
+        async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as gw:
+            async def timed_out() -> bool:
+                return any(s["timeouts"] for s in (await gw.get(f"/games/{gid}/view")).json()["clock"]["seats"])
+            for _ in range(300):  # the deadline passes: the timer's bot moves for the seat
+                if await timed_out():
+                    break
+                await asyncio.sleep(0.1)
+            assert await timed_out()
+        # the watcher ticked about four times between the reminder and the deadline: one reminder
+        assert len(posts("left to move")) == 1, posts("left to move")
+
+
 async def _view_at(gw: httpx.AsyncClient, gid: str, seq: int) -> bool:
     """Whether the spectator's view has been projected up to `seq`."""
     return (await gw.get(f"/games/{gid}/view")).json()["seq"] >= seq
