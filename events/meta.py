@@ -65,7 +65,7 @@ class SeatsTaken(Event, tag="ts.seats_taken"):
 
 
 CLOCK_KINDS = ("move", "fischer", "correspondence")
-TIMEOUT_POLICIES = ("random", "greedy", "forfeit")
+TIMEOUT_POLICIES = ("random", "greedy", "forfeit", "pass")
 
 
 class ClockSet(Event, tag="ts.clock_set"):
@@ -76,8 +76,10 @@ class ClockSet(Event, tag="ts.clock_set"):
     `base_ms`; a decision's time is taken from it, then `increment_ms` is added) or
     "correspondence" (every decision gets `days` days). `on_timeout`: the bot kind that
     plays a timed-out seat's decision ("random" or "greedy"), logged as `TimedOut`
-    followed by the move's events; or "forfeit": the seat also resigns (`SeatResigned`),
-    and a random bot plays that decision and every later one."""
+    followed by the move's events; "pass": the seat makes its game's passing move
+    (`GameDef.passing`: a discard, a decline), or where the decision has none the bot kind
+    `bot` plays it; or "forfeit": the seat also resigns (`SeatResigned`), and the bot kind
+    `bot` plays that decision and every later one."""
 
     kind: str
     base_ms: int = 0
@@ -87,6 +89,9 @@ class ClockSet(Event, tag="ts.clock_set"):
     abandon_after: int = 0
     """After this many timeouts in a row of one seat (no move of its own between), the seat
     is abandoned (`SeatResigned` "abandoned") and the clock's bot plays it on; 0: never."""
+    bot: str = "random"
+    """The bot kind of "forfeit" (it plays the forfeited seat) and of "pass" (it plays a
+    decision with no passing move)."""
 
 
 class TimedOut(Event, tag="ts.timed_out"):

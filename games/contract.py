@@ -215,6 +215,12 @@ class GameDef:
     known): a command whose events are all quiet may be taken back in a game opened with
     undo (projections/undo.py). None: the game has no undo."""
 
+    passing: Callable[[Any, Seat], Any | None] | None = None
+    """passing(state, seat) -> the command a seat whose time ran out makes under a clock's
+    on_timeout "pass" (the least a decision allows: a discard, a decline), one of
+    `legal_commands`; None where this decision has none (the clock's bot plays it). None:
+    the game has no passing move at all."""
+
     def complete(self, state: Any, seat: Seat, prefix: str, limit: int = 50) -> Completion:
         """The next words and (up to `limit`) complete legal commands a partial command
         leads to, for `seat` now (games/completion.py)."""

@@ -38,6 +38,8 @@ class SeatClock(msgspec.Struct, frozen=True, gc=False, array_like=True):
     since: int | None = None
 
 
+BOT_KINDS = ("random", "greedy")
+"""The bot kinds a clock may name (services.bots.policies.BOTS has the same)."""
 UNTIMED = "untimed"
 """The kind of the clock a game without a time control gets once a seat resigns: only the
 resigned seats' decisions come due (at once), the others never do."""
@@ -59,6 +61,7 @@ class Clock(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     resigned: tuple[str, ...] = ()  # per seat: "" or the bot kind that plays it since it left
     streak: tuple[int, ...] = ()  # per seat: its timeouts since its last move of its own
     abandon_after: int = 0
+    bot: str = "random"  # the bot kind of on_timeout forfeit and pass (`ClockSet.bot`)
 
     def deadline(self, seat: int) -> int | None:
         """When `seat`'s running decision times out (ms, the referee's clock), or None; a
@@ -86,13 +89,15 @@ def problem(c: ClockSet) -> str | None:
         return f"increment_ms (0 to {MAX_CLOCK_MS}) is for a fischer clock only"
     if not 0 <= c.abandon_after <= 100 or (c.abandon_after and c.on_timeout == "forfeit"):
         return "abandon_after is 0 (never) to 100 timeouts in a row, and not with on_timeout forfeit"
+    if c.bot not in BOT_KINDS or (c.bot != "random" and c.on_timeout not in ("forfeit", "pass")):
+        return f"bot is one of {', '.join(BOT_KINDS)}, for on_timeout forfeit or pass"
     return None
 
 
 def start(c: ClockSet, players: int) -> Clock:
     """The clock a game's `ClockSet` sets, no decision running yet."""
     allowance = c.days * DAY_MS if c.kind == "correspondence" else c.base_ms
-    return Clock(kind=c.kind, allowance_ms=allowance, increment_ms=c.increment_ms, on_timeout=c.on_timeout,
+    return Clock(kind=c.kind, allowance_ms=allowance, increment_ms=c.increment_ms, on_timeout=c.on_timeout, bot=c.bot,
                  seats=tuple(SeatClock(allowance) for _ in range(players)), timeouts=(0,) * players,
                  abandon_after=c.abandon_after)
 
@@ -177,7 +182,11 @@ def public(clock: Clock) -> dict[str, object]:
         if clock.resigned and clock.resigned[s]:
             seat["played_by"] = clock.resigned[s]
         seats.append(seat)
-    return {"kind": clock.kind, "increment_ms": clock.increment_ms, "on_timeout": clock.on_timeout, "seats": seats}
+    shown: dict[str, object] = {"kind": clock.kind, "increment_ms": clock.increment_ms, "on_timeout": clock.on_timeout,
+                                "seats": seats}
+    if clock.bot != "random":  # (absent by default: the documents of earlier games stay as they were)
+        shown["bot"] = clock.bot
+    return shown
 
 
 def duration(ms: int) -> str:
@@ -201,4 +210,14 @@ def text(clock: dict[str, Any], now: int) -> str:
         out = f", {s['timeouts']} timeout{'' if s['timeouts'] == 1 else 's'}" if s["timeouts"] else ""
         parts.append(f"seat {s['seat']} {duration(left(s, now))}{running}{out}")
     extra = f" +{duration(clock['increment_ms'])}" if clock["increment_ms"] else ""
-    return f"clock ({clock['kind']}{extra}, on timeout: {clock['on_timeout']} bot): " + "; ".join(parts)
+    return f"clock ({clock['kind']}{extra}, on timeout: {timeout_words(clock)}): " + "; ".join(parts)
+
+
+def timeout_words(clock: dict[str, Any]) -> str:
+    """What a timeout brings, in words, from a public clock: "greedy bot", "pass (else random bot)"."""
+    policy, bot = clock["on_timeout"], clock.get("bot", "random")
+    if policy == "pass":
+        return f"pass (else {bot} bot)"
+    if policy == "forfeit":
+        return f"forfeit ({bot} bot)"
+    return f"{policy} bot"

@@ -71,7 +71,9 @@ class LeaveRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 class ClockOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """An open request's time control: `kind` "move" (`base_ms` a decision), "fischer"
     (a bank of `base_ms`, `increment_ms` added after each decision) or "correspondence"
-    (`days` a decision); `on_timeout`: the bot kind that plays a timed-out decision."""
+    (`days` a decision); `on_timeout`: the bot kind that plays a timed-out decision
+    (random, greedy), "pass" (the game's passing move) or "forfeit"; `bot`: the bot kind of
+    pass and forfeit."""
 
     kind: str
     base_ms: Annotated[int, msgspec.Meta(ge=0, le=2**53)] = 0
@@ -80,6 +82,7 @@ class ClockOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     on_timeout: str = "random"
     abandon_after: Annotated[int, msgspec.Meta(ge=0, le=10_000)] = 0
     """Timeouts in a row after which the seat is abandoned (a bot plays it on); 0: never."""
+    bot: str = "random"
 
 
 _UNITS = {"ms": 1, "s": 1000, "m": 60_000, "h": 3_600_000, "d": 86_400_000}
@@ -94,9 +97,10 @@ def _ms(text: str) -> int:
 
 
 def parse_clock(text: str) -> ClockOptions:
-    """A time control from its short form KIND:BASE[+INCREMENT][@BOT][/N]: "move:30s",
+    """A time control from its short form KIND:BASE[+INCREMENT][@POLICY[:BOT]][/N]: "move:30s",
     "fischer:5m+3s", "correspondence:3d@greedy", "move:1m@random/3" (abandoned after 3
-    timeouts in a row; durations in ms, s, m, h or d; correspondence in whole days).
+    timeouts in a row), "move:30s@pass:greedy" (pass, a greedy bot where there is no pass),
+    "move:1m@forfeit:greedy"; durations in ms, s, m, h or d; correspondence in whole days.
     ValueError saying why for anything else; the bounds are checked by the referee
     (`projections.clock.problem`)."""
     text, _, after = text.strip().partition("/")
@@ -108,19 +112,20 @@ def parse_clock(text: str) -> ClockOptions:
     base, _, inc = rest.partition("+")
     if not kind or not base:
         raise ValueError(f"{text!r}: a clock is KIND:BASE[+INCREMENT][@BOT], e.g. fischer:5m+3s")
-    on_timeout = bot or "random"
+    policy, _, kind_of_bot = bot.partition(":")
+    on_timeout, then = policy or "random", kind_of_bot or "random"
     if kind == "correspondence":
         if inc or not base.endswith("d") or not base[:-1].isdigit():
             raise ValueError(f"{text!r}: a correspondence clock is correspondence:<days>d")
-        return ClockOptions(kind=kind, days=int(base[:-1]), on_timeout=on_timeout, abandon_after=abandon)
+        return ClockOptions(kind=kind, days=int(base[:-1]), on_timeout=on_timeout, abandon_after=abandon, bot=then)
     return ClockOptions(kind=kind, base_ms=_ms(base), increment_ms=_ms(inc) if inc else 0, on_timeout=on_timeout,
-                        abandon_after=abandon)
+                        abandon_after=abandon, bot=then)
 
 
 def clock_set(c: ClockOptions) -> ClockSet:
     """The event an open request's time control is logged as."""
     return ClockSet(kind=c.kind, base_ms=c.base_ms, increment_ms=c.increment_ms, days=c.days,
-                    on_timeout=c.on_timeout, abandon_after=c.abandon_after)
+                    on_timeout=c.on_timeout, abandon_after=c.abandon_after, bot=c.bot)
 
 
 class TimeoutRequest(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

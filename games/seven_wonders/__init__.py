@@ -1,6 +1,8 @@
 """7 Wonders (base game, 1st edition), 3-7 players and the 2-player Free City variant: registers GAME."""
 
 from games.contract import GameDef
+from games.passing import first_of
+from games.seven_wonders.commands import Decline, Discard
 from games.seven_wonders.undo import quiet
 from games.seven_wonders import catalog, edifice
 from games.seven_wonders.completion import candidates
@@ -46,4 +48,7 @@ GAME = GameDef(
     earlier_catalogs={**catalog.EARLIER_HASHES, **edifice.EARLIER_HASHES},
     gain=gain,
     quiet=quiet,
+    # On timeout, pass: a discard (the first card of the hand in the game's order, for 3 coins, §4 C),
+    # Halicarnassus's decline (§11.7); an Edifice penalty choice has none
+    passing=first_of(legal_commands, (Discard, Decline)),
 )

@@ -1,6 +1,8 @@
 """7 Wonders Duel (base game), 2 players: registers GAME."""
 
 from games.contract import GameDef
+from games.passing import first_of
+from games.seven_wonders_duel.commands import DiscardCard
 from games.seven_wonders_duel.undo import quiet
 from games.seven_wonders_duel.catalog import EARLIER_HASHES
 from games.seven_wonders_duel.commands import Command_
@@ -44,4 +46,7 @@ GAME = GameDef(
     earlier_catalogs=EARLIER_HASHES,
     gain=gain,
     quiet=quiet,
+    # On timeout, pass: a discard for coins (the first accessible card, §5 B); the draft and the
+    # other decisions have none
+    passing=first_of(legal_commands, (DiscardCard,)),
 )

@@ -442,8 +442,9 @@ class ChatCore:
                 continue
             if s["deadline"] - now <= s["left_ms"] * REMIND_SHARE:
                 done.add(mark)
-                then = ("you forfeit the seat" if clock["on_timeout"] == "forfeit" else
-                        f"a {clock['on_timeout']} bot moves for you")
+                policy = clock["on_timeout"]
+                then = {"forfeit": "you forfeit the seat", "pass": "you pass where you can"}.get(
+                    policy, f"a {policy} bot moves for you")
                 out.append(room_reply(f"{clocks.duration(clocks.left(s, now))} left to move (seat {s['seat']}); "
                                       f"then {then}.", mentions=(user,)))
         if ",".join(sorted(done)) != room.reminded:

@@ -37,7 +37,8 @@ class OpenGame(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
     clock: ClockOptions | None = None
     """A time control (README "Clocks"): {"kind": "fischer", "base_ms": 300000,
     "increment_ms": 3000}, {"kind": "move", "base_ms": 30000} or {"kind":
-    "correspondence", "days": 3}, with "on_timeout": "random" (default) or "greedy"."""
+    "correspondence", "days": 3}, with "on_timeout": "random" (default), "greedy", "pass"
+    or "forfeit" (and "bot": "greedy" for the bot of pass and forfeit)."""
     undo: bool = False
     """Let seats take back their last command where the game's undo policy allows (README "Undo")."""
 

@@ -286,18 +286,21 @@ class Judge:
         clock = table.clock
         gone = clock.resigned[env.seat] if clock.resigned else ""
         policy = clock.on_timeout
-        by = gone or ("random" if policy == "forfeit" else policy)
-        bot = BOTS.get(by, BOTS["random"])(b"timeout/%s/%d" % (env.game_id.encode(), table.version), env.seat)
-        out = game.decide(table.state, env.seat, bot.choose(game, table.state, env.seat))
+        by = gone or (clock.bot if policy in ("forfeit", "pass") else policy)
+        move = game.passing(table.state, env.seat) if policy == "pass" and not gone and game.passing else None
+        if move is None:  # a bot's move (the clock's, or the resigned seat's): no pass here
+            bot = BOTS.get(by, BOTS["random"])(b"timeout/%s/%d" % (env.game_id.encode(), table.version), env.seat)
+            move = bot.choose(game, table.state, env.seat)
+        out = game.decide(table.state, env.seat, move)
         if isinstance(out, Rejection) or not out:  # a legal command refused: a bug in the game
-            raise RuntimeError(f"the {by} bot's move for a timed-out seat was refused: "
+            raise RuntimeError(f"the {by} move for a timed-out seat was refused: "
                                f"{out.code if isinstance(out, Rejection) else 'no_effect'}")
         # A resigned seat's decision is its bot's by then, no timeout; a forfeit resigns the
         # seat, and so does the last timeout of `abandon_after` in a row.
         head: list[Any] = [] if gone else [TimedOut(seat=env.seat, by=policy)]
         streak = (clock.streak[env.seat] if clock.streak else 0) + 1
         if not gone and policy == "forfeit":
-            head.append(SeatResigned(seat=env.seat, reason="forfeit"))
+            head.append(SeatResigned(seat=env.seat, reason="forfeit", bot=clock.bot))
         elif not gone and clock.abandon_after and streak >= clock.abandon_after:
             head.append(SeatResigned(seat=env.seat, reason="abandoned", bot=by))
         return self._seal(it, table, [*head, *out], env.seat, fold.after(game, table.state, out), now)

@@ -253,3 +253,30 @@ def test_timeouts_in_a_row_abandon_the_seat_and_a_move_of_its_own_ends_the_strea
     assert table == advance(empty("g-1", SW), log)
     assert protocol.parse_clock("move:1m@greedy/3") == protocol.ClockOptions(
         kind="move", base_ms=60_000, on_timeout="greedy", abandon_after=3)
+
+
+def test_pass_on_timeout_makes_the_games_passing_move_and_a_forfeit_names_its_bot() -> None:
+    from events.meta import SeatResigned
+    from games.seven_wonders.commands import Discard
+    from games.seven_wonders.events import CardChosen
+
+    assert protocol.parse_clock("move:30s@pass:greedy") == protocol.ClockOptions(
+        kind="move", base_ms=30_000, on_timeout="pass", bot="greedy")
+    assert protocol.parse_clock("move:1m@forfeit:greedy").bot == "greedy"
+    assert clocks.problem(protocol.clock_set(protocol.ClockOptions(kind="move", base_ms=5_000, bot="clever")))
+    assert clocks.problem(protocol.clock_set(protocol.ClockOptions(kind="move", base_ms=5_000, bot="greedy")))
+    judge, now, table, log, tokens = _open(SW, 3, protocol.ClockOptions(kind="move", base_ms=5_000, on_timeout="pass"))
+    now.now = T0 + 5_000
+    passing = SW.passing(table.state, 1)
+    assert isinstance(passing, Discard) and passing in SW.legal_commands(table.state, 1)
+    it, got = _timeout(judge, SW, table, 1, 1)
+    assert it.outcome is None and got is not None
+    events = [decode(SW, e) for e in got[0]]
+    assert events[0] == TimedOut(seat=1, by="pass") and list(SW.decide(table.state, 1, passing)) == events[1:]
+    assert isinstance(events[1], CardChosen) and events[1].play.action == "discard"
+    judge, now, table, log, tokens = _open(SW, 3, protocol.ClockOptions(kind="move", base_ms=5_000,
+                                                                        on_timeout="forfeit", bot="greedy"))
+    now.now = T0 + 5_000
+    it, got = _timeout(judge, SW, table, 2, 1)
+    assert [decode(SW, e) for e in got[0]][1] == SeatResigned(seat=2, reason="forfeit", bot="greedy")
+    assert got[1].clock.resigned[2] == "greedy"

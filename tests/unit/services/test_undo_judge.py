@@ -203,3 +203,38 @@ def test_an_undo_buys_no_time() -> None:
     # Its decision runs on from when it began, with the bank it had then: deadline unchanged.
     assert g.table.clock.seats[0] == clocks.SeatClock(60_000, T0) and g.table.clock.deadline(0) == T0 + 60_000
     assert isinstance(decode(SW, g.log[-1]), Undone) and isinstance(decode(SW, g.log[-2]), CardChosen)
+
+
+def test_a_timed_game_with_timeouts_and_undos_verifies_and_replays_exactly() -> None:
+    """Issue #28's test: timeouts (the timer's, on a fake clock) and undos in one game; the
+    log verifies (chain, seed, a fresh setup, every view) and replays to the judge's Table."""
+    from projections.audit import verify
+    from projections.board import docs
+
+    rng = random.Random("timeouts-and-undos")
+    g = Game(DUEL, "2p", clock=protocol.ClockOptions(kind="move", base_ms=5_000, on_timeout="pass"))
+    timeouts = taken = 0
+    while DUEL.result(g.table.state) is None:
+        seat = DUEL.to_act(g.table.state)[0]
+        roll = rng.random()
+        if roll < 0.2:
+            g.now = g.table.clock.deadline(seat)
+            body = protocol.TimeoutRequest(deadline=g.now)
+            g.n += 1
+            it, got = judged(g.judge, g.table, entry(f"t-{g.n}", kind="timeout", seat=seat, token="",
+                                                     game_type=DUEL.id, command=msgspec.json.encode(body)))
+            assert it.outcome is None and got is not None, it.outcome
+            g.log += got[0]
+            g.table = got[1]
+            timeouts += 1
+        else:
+            g.now += rng.randrange(100, 3_000)
+            g.act(seat, rng.choice(DUEL.legal_commands(g.table.state, seat)))
+            if roll > 0.7 and undos.last(g.table.undo, seat) is not None:
+                g.now += 500
+                assert g.send(seat, kind="undo") is None
+                taken += 1
+    assert timeouts > 3 and taken > 3, (timeouts, taken)
+    assert any(e.type == "ts.timed_out" for e in g.log) and any(e.type == "ts.undone" for e in g.log)
+    assert g.table == advance(empty("g-1", DUEL), g.log) and g.table.state == oracle(DUEL, g.log)
+    assert verify(DUEL, g.log, views=docs(g.table)) == []
