@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -75,6 +75,19 @@ class Decided(list):  # type: ignore[type-arg]
     def __init__(self, events: Iterable[Any], state: Any) -> None:
         super().__init__(events)
         self.state = state
+
+
+class Draws(Protocol):
+    """What a determinization draws with (`GameDef.determinize`): a `random.Random` the
+    caller seeds (games import no RNG of their own: tests/unit/games/test_purity.py)."""
+
+    def shuffle(self, x: list[Any], /) -> None: ...
+
+    def choice(self, seq: Sequence[Any], /) -> Any: ...
+
+    def sample(self, population: Sequence[Any], k: int) -> list[Any]: ...
+
+    def randrange(self, stop: int, /) -> int: ...
 
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
@@ -220,6 +233,13 @@ class GameDef:
     on_timeout "pass" (the least a decision allows: a discard, a decline), one of
     `legal_commands`; None where this decision has none (the clock's bot plays it). None:
     the game has no passing move at all."""
+
+    determinize: Callable[[Any, Seat, Any], Any] | None = None
+    """determinize(state, seat, rng) -> a state `seat` cannot tell from `state` (the same view,
+    legal commands and seats to act), everything it may not see drawn anew from `rng` (a
+    random.Random) out of what it could be: a sample of the seat's information set, for
+    search bots (services/bots/mcts.py). Its distribution depends on the seat's view only.
+    None: the game has no search bot."""
 
     def complete(self, state: Any, seat: Seat, prefix: str, limit: int = 50) -> Completion:
         """The next words and (up to `limit`) complete legal commands a partial command

@@ -12,6 +12,7 @@ from games.arkadia.state import INITIAL
 from games.arkadia.upcasters import UPCASTERS
 from games.arkadia.view import LEGEND, render, view
 from games.contract import GameDef
+from games.arkadia.determinize import determinize
 from games.arkadia.undo import quiet
 from games.arkadia.catalog import EARLIER_HASHES
 from games.arkadia.completion import candidates
@@ -46,4 +47,5 @@ GAME = GameDef(
     summary=summary,
     gain=gain,
     quiet=quiet,
+    determinize=determinize,
 )

@@ -6,6 +6,7 @@ Not registered in `games/registry.py` until the rules engine is complete (README
 from games.contract import GameDef
 from games.passing import first_of
 from games.ora_et_labora.commands import Decline, EndAction, EndSettlement
+from games.ora_et_labora.determinize import determinize
 from games.ora_et_labora.undo import quiet
 from games.ora_et_labora.catalog import EARLIER_HASHES
 from games.ora_et_labora.completion import candidates
@@ -52,4 +53,5 @@ GAME = GameDef(
     quiet=quiet,
     # On timeout, pass: a decline, the end of an action or of a settlement; a main action has none (§7)
     passing=first_of(legal_commands, (Decline, EndAction, EndSettlement)),
+    determinize=determinize,
 )

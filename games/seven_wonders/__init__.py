@@ -3,6 +3,7 @@
 from games.contract import GameDef
 from games.passing import first_of
 from games.seven_wonders.commands import Decline, Discard
+from games.seven_wonders.determinize import determinize
 from games.seven_wonders.undo import quiet
 from games.seven_wonders import catalog, edifice
 from games.seven_wonders.completion import candidates
@@ -51,4 +52,5 @@ GAME = GameDef(
     # On timeout, pass: a discard (the first card of the hand in the game's order, for 3 coins, §4 C),
     # Halicarnassus's decline (§11.7); an Edifice penalty choice has none
     passing=first_of(legal_commands, (Discard, Decline)),
+    determinize=determinize,
 )

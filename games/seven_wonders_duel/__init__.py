@@ -3,6 +3,7 @@
 from games.contract import GameDef
 from games.passing import first_of
 from games.seven_wonders_duel.commands import DiscardCard
+from games.seven_wonders_duel.determinize import determinize
 from games.seven_wonders_duel.undo import quiet
 from games.seven_wonders_duel.catalog import EARLIER_HASHES
 from games.seven_wonders_duel.commands import Command_
@@ -49,4 +50,5 @@ GAME = GameDef(
     # On timeout, pass: a discard for coins (the first accessible card, §5 B); the draft and the
     # other decisions have none
     passing=first_of(legal_commands, (DiscardCard,)),
+    determinize=determinize,
 )

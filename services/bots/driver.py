@@ -19,7 +19,7 @@ from events.meta import SeatPlayer
 from events.store import EventStore
 from games.contract import GameDef
 from projections.table import Table, advance, empty
-from services.bots.policies import BOTS, Policy
+from services.bots.policies import Policy, player
 from services.client import Client
 from services.reconnect import retrying
 
@@ -37,7 +37,7 @@ class Played:
 
 def make_bots(kinds: Sequence[str], players: int, seed: bytes) -> list[Policy]:
     kinds = list(kinds) or ["random"]
-    return [BOTS[kinds[i % len(kinds)]](seed, i) for i in range(players)]
+    return [player(kinds[i % len(kinds)], seed, i) for i in range(players)]
 
 
 async def play_game(client: Client, store: EventStore, game: GameDef, *, preset: str = "",
@@ -59,7 +59,11 @@ async def play_game(client: Client, store: EventStore, game: GameDef, *, preset:
     played = Played(gid, table, [getattr(b, "name", "?") for b in bots])
 
     async def act(seat: int) -> None:
-        cmd = bots[seat].choose(game, table.state, seat)
+        bot = bots[seat]
+        if getattr(bot, "slow", False):  # a search: off the event loop, the other games go on
+            cmd = await asyncio.to_thread(bot.choose, game, table.state, seat)
+        else:
+            cmd = bot.choose(game, table.state, seat)
         t0 = time.perf_counter_ns()
         res = await client.act(game, gid, seat, tokens[seat], cmd)
         played.latencies_us.append((time.perf_counter_ns() - t0) // 1000)

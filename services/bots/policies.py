@@ -68,3 +68,29 @@ class GreedyBot:
 
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot}
+
+
+def player(kind: str, seed: bytes, seat: int) -> Policy:
+    """A bot of `kind` for play and lobby seats: a kind of BOTS, or the search bot "mcts",
+    "mcts:N" (N iterations a decision) or "mcts:Nms" (N ms of CPU a decision). ValueError
+    for anything else. (The referee's timeouts use BOTS only: a search would stall it.)"""
+    if kind in BOTS:
+        return BOTS[kind](seed, seat)
+    name, _, budget = kind.partition(":")
+    if name != "mcts" or (budget and not budget.removesuffix("ms").isdigit()) or budget in ("0", "0ms"):
+        raise ValueError(f"unknown bot kind {kind[:40]!r}; known: {', '.join(BOTS)}, mcts, mcts:N (iterations), "
+                         "mcts:Nms")
+    from services.bots.mcts import MctsBot  # (the search is only loaded where it plays)
+
+    if budget.endswith("ms"):
+        return MctsBot(seed, seat, iterations=1_000_000, ms=float(budget[:-2]))
+    return MctsBot(seed, seat, iterations=int(budget) if budget else 200)
+
+
+def known(kind: str) -> bool:
+    """Whether `player` makes a bot of `kind`."""
+    try:
+        player(kind, b"", 0)
+    except ValueError:
+        return False
+    return True

@@ -26,16 +26,20 @@ def play(game: str = typer.Option("seven_wonders", help="Game type."),
          players: int = typer.Option(None, help="Players per game (within the game's range; default: its first preset)."),
          preset: str = typer.Option(None, help="A named preset instead of --players."),
          games: int = typer.Option(20, min=1, help="How many games."),
-         bots: str = typer.Option("random", help="Bot kinds by seat, comma-separated: random, greedy."),
+         bots: str = typer.Option("random", help="Bot kinds by seat, comma-separated: random, greedy, mcts (the "
+                                                 "search bot; mcts:N for N iterations a decision, mcts:Nms for N ms)."),
          concurrency: int = typer.Option(20, min=1, help="Games played at once."),
          seed: str = typer.Option("tablestream", help="Seed of the bots' choices."),
          data_dir: Optional[str] = DataDir) -> None:
     """Play bot games through the real path (stream, referee, log, projections) and summarise."""
-    from services.bots.policies import BOTS  # imported here: only play needs the bots
+    from services.bots.policies import known, player  # imported here: only play needs the bots
 
     kinds = [k.strip() for k in bots.split(",")]
-    if unknown := [k for k in kinds if k not in BOTS]:
-        raise fail(USAGE, f"unknown bot kind {unknown[0]!r}; known: {', '.join(BOTS)}")
+    if unknown := [k for k in kinds if not known(k)]:
+        try:
+            player(unknown[0], b"", 0)
+        except ValueError as e:
+            raise fail(USAGE, str(e)) from None
     run(_play(load_settings(data_dir), game_def(game), players, preset, games, kinds, concurrency, seed))
 
 

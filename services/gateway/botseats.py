@@ -20,7 +20,7 @@ import msgspec
 
 from events import keys
 from events.envelope import Accepted
-from services.bots.policies import BOTS, Policy
+from services.bots.policies import Policy, player
 from services.gateway.context import Gateway
 
 log = logging.getLogger("tablestream.gateway.bots")
@@ -65,7 +65,7 @@ class BotWorker:
         r, g = self.gw.redis, self.gw
         try:
             taken = await seat_record(r, s, game_id, seat)
-            policy: Policy = BOTS[taken.bot](hashlib.sha256(game_id.encode()).digest(), seat)
+            policy: Policy = player(taken.bot, hashlib.sha256(game_id.encode()).digest(), seat)
             while True:
                 if await r.get(lease) != self.me.encode():
                     return  # the lease went to another worker
@@ -78,7 +78,10 @@ class BotWorker:
                 if seat not in t.game.to_act(t.state):
                     await asyncio.sleep(POLL_S)
                     continue
-                cmd = policy.choose(t.game, t.state, seat)
+                if getattr(policy, "slow", False):  # a search: in a thread, the gateway's loop goes on
+                    cmd = await asyncio.to_thread(policy.choose, t.game, t.state, seat)
+                else:
+                    cmd = policy.choose(t.game, t.state, seat)
                 cid = "bot-" + hashlib.sha256(f"{game_id}\0{seat}\0{t.version}".encode()).hexdigest()[:32]
                 env = g.client.envelope(game_id=game_id, game_type=t.game.id, seat=seat, token=taken.token,
                                         command=msgspec.json.encode(cmd), command_id=cid)

@@ -26,7 +26,7 @@ from events.meta import SeatPlayer
 from games.contract import GameDef
 from projections import clock as clocks
 from services import protocol
-from services.bots.policies import BOTS
+from services.bots.policies import player
 from services.gateway import auth, identities
 from services.gateway.catalog import lookup
 from services.gateway.context import gw
@@ -147,8 +147,10 @@ def _host(request: Request, fields: dict[bytes, bytes], game_id: str) -> None:
 
 
 def _kind(kind: str) -> str:
-    if kind not in BOTS:
-        raise ApiError("bad_options", f"unknown bot kind {kind[:40]!r}; known: {', '.join(BOTS)}")
+    try:
+        player(kind, b"", 0)
+    except ValueError as e:
+        raise ApiError("bad_options", str(e)) from None
     return kind
 
 
@@ -256,7 +258,7 @@ async def offer_seat(request: Request, game_id: FromPath[str], data: JSONBody[Of
     return await _lobby(request, game_id)
 
 
-@post("/lobbies/{game_id:str}/bots", status_code=201, summary="Host: give a seat to a bot kind (random, greedy)")
+@post("/lobbies/{game_id:str}/bots", status_code=201, summary="Host: give a seat to a bot kind (random, greedy, mcts[:N|:Nms])")
 async def give_to_bot(request: Request, game_id: FromPath[str], data: JSONBody[BotSeat]) -> Lobby:
     spec, fields = await _load(request, game_id)
     _host(request, fields, game_id)

@@ -209,3 +209,20 @@ async def test_the_host_abandons_a_seat_to_a_bot_that_plays_it_to_the_end(deploy
     assert envs[2].type == "ts.host_named" and msgspec.json.decode(envs[2].data)["token_hash"] == protocol.token_hash(host)
     gone = [msgspec.json.decode(e.data) for e in envs if e.type == "ts.seat_resigned"]
     assert gone == [{"type": "ts.seat_resigned", "seat": 1, "reason": "host", "bot": "greedy"}]
+
+
+async def test_a_search_bot_seat_plays_a_whole_game(deployment: Deployment) -> None:
+    """A lobby seat given to the search bot (`mcts:8`, issue #27) is played by the gateway's
+    bot worker (its search in a thread beside the event loop) through the command path."""
+    async with httpx.AsyncClient(base_url=deployment.gateways[0], timeout=30) as http:
+        made = (await http.post("/lobbies", json={"game_type": "seven_wonders_duel"})).json()
+        gid, host = made["game_id"], made["host_token"]
+        ada = (await http.post(f"/lobbies/{gid}/seats", json={"name": "Ada", "seat": 0})).json()
+        bad = await http.post(f"/lobbies/{gid}/bots", json={"seat": 1, "kind": "mcts:many"}, headers=_bearer(host))
+        assert bad.status_code == 400 and bad.json()["code"] == "bad_options"
+        bot = await http.post(f"/lobbies/{gid}/bots", json={"seat": 1, "kind": "mcts:8"}, headers=_bearer(host))
+        assert bot.status_code == 201 and bot.json()["started"], bot.text
+        await _play_seat(http, gid, 0, ada["token"])
+        assert (await http.get(f"/games/{gid}/result")).json()["over"]
+    await _check_log(deployment, gid, [SeatPlayer(kind="name", id="Ada", name="Ada"),
+                                       SeatPlayer(kind="bot", id="mcts:8", name="mcts:8 bot")])

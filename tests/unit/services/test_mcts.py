@@ -1,0 +1,76 @@
+"""The search bot (services/bots/mcts.py, issue #27) without Redis: it picks a legal
+command, the same for the same seed; it reads nothing its seat cannot see (two states the
+seat cannot tell apart, one a determinization of the other, get the same choice); it beats
+the random bot in Duel; and the bot kinds parse (`mcts`, `mcts:N`, `mcts:Nms`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.contract import Seed
+from games.fold import replay
+from games.registry import GAMES
+from services.bots.mcts import MctsBot
+from services.bots.policies import BOTS, known, player
+
+SEARCHED = [g for g in GAMES.values() if g.determinize is not None]
+
+
+def _position(game, preset: str, steps: int, seed: str):
+    rng = random.Random(seed)
+    state = replay(game, game.setup(game.presets[preset], Seed(seed.encode())))
+    for _ in range(steps):
+        if game.result(state) is not None:
+            break
+        seat = rng.choice(game.to_act(state))
+        for e in game.decide(state, seat, rng.choice(game.legal_commands(state, seat))):
+            state = game.evolve(state, e)
+    return state
+
+
+@pytest.mark.parametrize("game", SEARCHED, ids=[g.id for g in SEARCHED])
+def test_the_choice_is_legal_seeded_and_blind_to_what_the_seat_cannot_see(game) -> None:
+    preset = next(iter(game.presets))
+    checked = 0
+    for steps in (3, 12, 25):
+        state = _position(game, preset, steps, f"mcts/{game.id}/{steps}")
+        if game.result(state) is not None:
+            continue
+        seat = game.to_act(state)[0]
+        choice = MctsBot(b"seed", seat, iterations=12).choose(game, state, seat)
+        assert choice in game.legal_commands(state, seat)
+        assert MctsBot(b"seed", seat, iterations=12).choose(game, state, seat) == choice
+        twin = game.determinize(state, seat, random.Random(7))
+        assert MctsBot(b"seed", seat, iterations=12).choose(game, twin, seat) == choice
+        checked += 1
+    assert checked >= 2
+
+
+def test_it_beats_the_random_bot_in_duel() -> None:
+    duel = GAMES["seven_wonders_duel"]
+    assert duel.determinize is not None
+    wins = 0.0
+    for k in range(4):
+        state = replay(duel, duel.setup(duel.presets["2p"], Seed(b"mcts-vs-random/%d" % k)))
+        me = k % 2
+        bots = [MctsBot(b"k%d" % k, s, iterations=60) if s == me else BOTS["random"](b"k%d" % k, s) for s in (0, 1)]
+        while duel.result(state) is None:
+            seat = duel.to_act(state)[0]
+            for e in duel.decide(state, seat, bots[seat].choose(duel, state, seat)):
+                state = duel.evolve(state, e)
+        res = duel.result(state)
+        wins += 1 / len(res.winners) if me in res.winners else 0.0
+    assert wins >= 3, wins
+
+
+def test_bot_kinds() -> None:
+    assert isinstance(player("mcts", b"s", 0), MctsBot) and player("mcts", b"s", 0).iterations == 200
+    assert player("mcts:50", b"s", 1).iterations == 50
+    assert player("mcts:20ms", b"s", 1).ms == 20.0
+    assert known("greedy") and known("mcts:5") and known("mcts:250ms")
+    for bad in ("mcts:0", "mcts:fast", "clever", "mcts:-3", "mcts:0ms"):
+        assert not known(bad), bad
+        with pytest.raises(ValueError, match="unknown bot kind"):
+            player(bad, b"s", 0)
