@@ -241,6 +241,10 @@ class GameDef:
     search bots (services/bots/mcts.py). Its distribution depends on the seat's view only.
     None: the game has no search bot."""
 
+    standing: Callable[[Any], Sequence[int]] | None = None
+    """standing(state) -> each seat's points if the game were scored now: how a search bot
+    judges a playout it cuts short (services/bots/mcts.py). None: playouts run to the end."""
+
     def complete(self, state: Any, seat: Seat, prefix: str, limit: int = 50) -> Completion:
         """The next words and (up to `limit`) complete legal commands a partial command
         leads to, for `seat` now (games/completion.py)."""

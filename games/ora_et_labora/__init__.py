@@ -16,7 +16,7 @@ from games.ora_et_labora.evolve import evolve
 from games.ora_et_labora.heuristic import gain
 from games.ora_et_labora.notation import format_command, parse_command
 from games.ora_et_labora.rules import decide, legal_commands, to_act
-from games.ora_et_labora.scoring import facets, result, summary
+from games.ora_et_labora.scoring import facets, result, summary, standing
 from games.ora_et_labora.setup import PRESETS, RULES_VERSION, Fixture, setup
 from games.ora_et_labora.state import Options, State
 from games.ora_et_labora.upcasters import UPCASTERS
@@ -54,4 +54,5 @@ GAME = GameDef(
     # On timeout, pass: a decline, the end of an action or of a settlement; a main action has none (§7)
     passing=first_of(legal_commands, (Decline, EndAction, EndSettlement)),
     determinize=determinize,
+    standing=standing,
 )

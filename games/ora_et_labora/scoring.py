@@ -49,6 +49,11 @@ def score(land: Landscape, goods: tuple[int, ...]) -> tuple[int, int, int]:
     return goods_points(goods), economic(land), settlements(land)
 
 
+def standing(state: State) -> tuple[int, ...]:
+    """Each seat's points if the game were scored now (§10: A + B + C), for search bots."""
+    return tuple(sum(score(state.owners[s].land, state.owners[s].goods)) for s in range(state.players))
+
+
 def result(state: State) -> Result | None:
     """Scores and ranks once the game is over (§10: highest total wins, ties are shared)."""
     if state.phase != "over":

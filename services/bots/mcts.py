@@ -5,7 +5,8 @@ Each iteration draws a state of the bot's information set (`GameDef.determinize`
 its seat may not see drawn anew, so the search never reads a hidden card), walks the tree
 from the root with UCB1 over the commands legal in that draw (availability counts: a child
 is judged against the iterations in which it could be played), adds one node, plays the
-rest of the game at random and backs up every seat's reward. Sequential decisions of any
+rest of the game at random (at most MAX_ROLLOUT commands, a playout cut short judged by the
+game's `standing` where it has one) and backs up every seat's reward. Sequential decisions of any
 seat are tree nodes, each seat maximizing its own reward (max^n); where several seats act
 at once (7 Wonders' simultaneous choices) the bot's own choice is a tree edge and the
 others' are drawn at random, so no seat's hidden choice steers the tree. The command
@@ -128,8 +129,13 @@ class MctsBot:
             state = _play(game, state, seat, legal[i])
             node = node.children[k]
             path.append(node)
-        result = self._rollout(game, state)
-        scores = rewards(result, len(result.totals)) if result is not None else None
+        state, result = self._rollout(game, state)
+        if result is not None:
+            scores: list[float] | None = rewards(result, len(result.totals))
+        elif game.standing is not None:  # cut short: judged by the points it stands at
+            scores = rewards(_as_result(game.standing(state)), state.players)
+        else:
+            scores = None
         for n in path:
             n.visits += 1
             if n.seat >= 0:
@@ -145,20 +151,29 @@ class MctsBot:
         best = [i for i, g in zip(untried, gains) if g == top]
         return best[self.rng.randrange(len(best))]
 
-    def _rollout(self, game: GameDef, state: Any) -> Result | None:
-        """The result of random play to the end, or None if it is cut short."""
+    def _rollout(self, game: GameDef, state: Any) -> tuple[Any, Result | None]:
+        """The state random play reaches and its result (None if it is cut short)."""
         rng = self.rng
         self.rollouts += 1
         for _ in range(MAX_ROLLOUT):
             result = game.result(state)
             if result is not None:
-                return result
+                return state, result
             acting = game.to_act(state)
             if not acting:
-                return None
+                return state, None
             for s in acting:
                 state = _play(game, state, s, rng.choice(game.legal_commands(state, s)))
-        return game.result(state)
+        return state, game.result(state)
+
+
+def _as_result(points: Any) -> Result:
+    """Standing points as a result: the leaders are its winners."""
+    totals = tuple(points)
+    top = max(totals)
+    return Result(categories=("points",), scores=tuple((t,) for t in totals), totals=totals,
+                  ranks=tuple(1 + sum(1 for u in totals if u > t) for t in totals),
+                  winners=tuple(s for s, t in enumerate(totals) if t == top))
 
 
 def _ucb(child: Node, log_avail: float) -> float:

@@ -74,3 +74,14 @@ def test_bot_kinds() -> None:
         assert not known(bad), bad
         with pytest.raises(ValueError, match="unknown bot kind"):
             player(bad, b"s", 0)
+
+
+def test_ora_et_labora_standing_is_its_final_score_at_the_end() -> None:
+    """`GameDef.standing` (how the search judges a playout it cuts short) scores the state as
+    the game's own end does (§10), here at the end of random games."""
+    ora = GAMES["ora_et_labora"]
+    assert ora.standing is not None
+    for preset in ("1p_france", "3p_short_france"):
+        state = _position(ora, preset, 100_000, f"standing/{preset}")
+        res = ora.result(state)
+        assert res is not None and tuple(ora.standing(state)) == res.totals
