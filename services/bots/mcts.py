@@ -93,7 +93,6 @@ class MctsBot:
         rng = self.rng
         path = [root]
         node = root
-        expanded = False
         while game.result(state) is None:
             acting = game.to_act(state)
             if not acting:
@@ -102,27 +101,28 @@ class MctsBot:
                 for s in acting:
                     if s != me:
                         state = _play(game, state, s, rng.choice(game.legal_commands(state, s)))
-                if me not in acting:
+                if me not in acting or game.result(state) is not None:
                     continue
                 seat = me
             else:
                 seat = acting[0]
             legal = game.legal_commands(state, seat)
+            if not legal:
+                break
             keys = [_key(c) for c in legal]
             for k in keys:
                 child = node.children.get(k)
                 if child is not None:
                     child.avail += 1
             untried = [i for i, k in enumerate(keys) if k not in node.children]
-            if untried and not expanded:
+            if untried:
                 i = self._first(game, state, seat, legal, untried)
                 child = node.children[keys[i]] = Node(seat)
                 child.avail = 1
                 state = _play(game, state, seat, legal[i])
                 node = child
                 path.append(node)
-                expanded = True
-                break
+                break  # one node added an iteration: the playout goes on from it
             log_n = {k: math.log(node.children[k].avail) for k in keys}
             k, i = max(((k, i) for i, k in enumerate(keys)),
                        key=lambda ki: _ucb(node.children[ki[0]], log_n[ki[0]]))
