@@ -280,3 +280,15 @@ def test_pass_on_timeout_makes_the_games_passing_move_and_a_forfeit_names_its_bo
     it, got = _timeout(judge, SW, table, 2, 1)
     assert [decode(SW, e) for e in got[0]][1] == SeatResigned(seat=2, reason="forfeit", bot="greedy")
     assert got[1].clock.resigned[2] == "greedy"
+
+
+def test_the_clock_line_says_what_a_timeout_brings() -> None:
+    def line(**kw) -> str:
+        clock = clocks.start(protocol.clock_set(protocol.ClockOptions(kind="move", base_ms=30_000, **kw)), 2)
+        return clocks.text(clocks.public(clock), T0)
+
+    assert line() == ("clock (move, on timeout: random bot): seat 0 30.0 s; seat 1 30.0 s")
+    assert "on timeout: pass (else greedy bot)" in line(on_timeout="pass", bot="greedy")
+    assert "on timeout: forfeit (random bot)" in line(on_timeout="forfeit")
+    assert "bot" not in clocks.public(clocks.start(protocol.clock_set(protocol.ClockOptions(
+        kind="move", base_ms=30_000)), 2))  # the documents of earlier clocks stay as they were
