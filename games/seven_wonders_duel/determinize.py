@@ -24,19 +24,12 @@ so it is typed by the one method used).
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from msgspec.structs import replace
 
+from games.contract import Draws
 from games.seven_wonders_duel.catalog import CATALOG
 from games.seven_wonders_duel.state import Pending, State
 from games.seven_wonders_duel.structure import bits
-
-
-class Shuffler(Protocol):
-    """What is used of a `random.Random`."""
-
-    def shuffle(self, x: list[str], /) -> None: ...
 
 
 _WONDERS = tuple(sorted(CATALOG.wonders))
@@ -45,14 +38,14 @@ _IS_GUILD = frozenset(_GUILDS)
 _ROUND = 4  # wonders revealed per draft round (§3 step 7)
 
 
-def _shuffled(rng: Shuffler, items: list[str]) -> list[str]:
+def _shuffled(rng: Draws, items: list[str]) -> list[str]:
     """`items` in their canonical (sorted) order, then shuffled by `rng`."""
     items.sort()
     rng.shuffle(items)
     return items
 
 
-def determinize(state: State, seat: int, rng: Shuffler) -> State:
+def determinize(state: State, seat: int, rng: Draws) -> State:
     """A state `seat` cannot tell from `state` (same view, legal commands and seats to
     act), everything hidden from it drawn anew from `rng` (see the module docstring)."""
     phase = state.phase

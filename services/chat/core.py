@@ -50,6 +50,12 @@ REMIND_SHARE = 0.25
 allowance, or its bank when the decision began): 15 s of a minute, 18 h of 3 days."""
 
 
+def _message_key(msg: Message, what: str = "") -> str | None:
+    """The Idempotency-Key of a chat message's command: a platform's redelivery of the same
+    message is the same command (`what` names the kind: "" a game command, "undo-")."""
+    return f"chat-{what}{msg.platform}-{msg.message_id}"[:200] if msg.message_id else None
+
+
 def _clock(doc: Mapping) -> str:
     """A view document's clock as a line to add to a message ("" for an untimed game)."""
     clock = doc.get("clock")
@@ -200,10 +206,9 @@ class ChatCore:
         s, refusal = self._seated(msg, room)
         if s is None:
             return refusal
-        key = f"chat-{msg.platform}-{msg.message_id}"[:200] if msg.message_id else None
         try:
             await self.gw.call("POST", f"/games/{room.game}/commands", token=s.token, body={"command": cmd.rest},
-                               key=key)
+                               key=_message_key(msg))
         except GatewayError as e:
             if e.status in (400, 422) and e.code not in ("malformed",) or e.code == "bad_notation":
                 near = await self._closest(room, s, cmd.rest)
@@ -280,9 +285,8 @@ class ChatCore:
         s, refusal = self._seated(msg, room)
         if s is None:
             return refusal
-        key = f"chat-undo-{msg.platform}-{msg.message_id}"[:200] if msg.message_id else None
         try:
-            await self.gw.call("POST", f"/games/{room.game}/undo", token=s.token, key=key)
+            await self.gw.call("POST", f"/games/{room.game}/undo", token=s.token, key=_message_key(msg, "undo-"))
         except GatewayError as e:
             if e.code in ("nothing_to_undo", "undo_not_allowed", "game_over", "already_resigned"):
                 return [private(msg, f"refused ({e.code}): {e.message}")]
