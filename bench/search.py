@@ -14,6 +14,8 @@ import argparse
 import math
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from games.contract import Seed
 from games.fold import replay
@@ -85,20 +87,41 @@ def main() -> None:
     ap.add_argument("--budgets", default="50,200", help="iterations a decision, comma-separated")
     ap.add_argument("--titles", default=",".join(TITLES), help=f"some of {', '.join(TITLES)}")
     ap.add_argument("--opponents", default="greedy,random")
+    ap.add_argument("--jobs", type=int, default=1, help="processes playing games at once (the figures do not "
+                    "depend on it; on a machine of several cores ≥ 200 games a row become affordable)")
     args = ap.parse_args()
+    with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else _Here() as pool:
+        _table(args, pool)
+
+
+class _Here:
+    """The pool's `map` in this process (--jobs 1)."""
+
+    def __enter__(self) -> "_Here":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def map(self, fn, items):  # type: ignore[no-untyped-def]
+        return map(fn, items)
+
+
+def _table(args: argparse.Namespace, pool: "ProcessPoolExecutor | _Here") -> None:
     print(f"{'title':24} {'vs':7} {'budget':>6} {'games':>5}  {'mcts win share (95% CI)':28} "
           f"{'ms a decision':>13} {'playouts/s':>10}")
     for title in args.titles.split(","):
         preset = TITLES[title]
         for opponent in args.opponents.split(","):
             for budget in map(int, args.budgets.split(",")):
-                got = [play(title, preset, k, opponent, budget) for k in range(args.games)]
+                got = list(pool.map(partial(play, title, preset, opponent=opponent, iterations=budget),
+                                    range(args.games)))
                 cpu = sum(g[3] for g in got)
                 per = 1000 * cpu / max(1, sum(g[2] for g in got))
                 rate = sum(g[4] for g in got) / cpu if cpu else 0.0
                 if title.endswith("solo"):  # no opponent: the opponent kind plays the same deals alone
                     mine = statistics.mean(g[0] for g in got)
-                    theirs = statistics.mean(solo(title, preset, k, opponent) for k in range(args.games))
+                    theirs = statistics.mean(pool.map(partial(solo, title, preset, kind=opponent), range(args.games)))
                     text = f"score {mine:.1f} vs {opponent}'s {theirs:.1f}"
                 else:
                     wins = sum(g[0] for g in got)

@@ -244,6 +244,10 @@ class GameDef:
     standing: Callable[[Any], Sequence[int]] | None = None
     """standing(state) -> each seat's points if the game were scored now: how a search bot
     judges a playout it cuts short (services/bots/mcts.py). None: playouts run to the end."""
+    horizon: int = 0
+    """Commands a search bot's random playout makes before `standing` judges it, for a game
+    whose standing tells the outcome well long before its end (its playouts are long and
+    slow); 0: playouts run to the end (up to the bot's own cap)."""
 
     def complete(self, state: Any, seat: Seat, prefix: str, limit: int = 50) -> Completion:
         """The next words and (up to `limit`) complete legal commands a partial command

@@ -3,7 +3,7 @@
 from games.arkadia.commands import Command_
 from games.arkadia.events import ArkadiaEvent, Options
 from games.arkadia.evolve import evolve
-from games.arkadia.heuristic import gain
+from games.arkadia.heuristic import HORIZON, gain, standing
 from games.arkadia.notation import format_command, parse_command
 from games.arkadia.rules import decide, legal_commands, to_act
 from games.arkadia.scoring import facets, result, summary
@@ -48,4 +48,6 @@ GAME = GameDef(
     gain=gain,
     quiet=quiet,
     determinize=determinize,
+    standing=standing,
+    horizon=HORIZON,
 )

@@ -16,6 +16,7 @@ from msgspec.structs import replace
 from games.arkadia.catalog import CATALOG
 from games.arkadia.commands import Command_
 from games.arkadia.rules import gain as rules_gain
+from games.arkadia.rules import wealth
 from games.arkadia.state import Screen, State
 from games.contract import Rejection
 
@@ -39,3 +40,13 @@ def gain(state: State, seat: int, cmd: Command_) -> int:
         return 0
     got = rules_gain(seen_by(state, seat), seat, cmd)
     return 0 if isinstance(got, Rejection) else got.value
+
+
+HORIZON = 30
+"""Commands a search playout makes before `standing` judges it (GameDef.horizon)."""
+
+
+def standing(state: State) -> tuple[int, ...]:
+    """Each seat's score if the game ended now (§8): its gold plus its seals at the castle's
+    current values (`rules.wealth`), for search bots that cut a playout short."""
+    return tuple(wealth(state, s) for s in range(state.players))

@@ -37,9 +37,10 @@ SOLO_SCALE = 50.0
 
 class Node:
     """Statistics of one tree node: the seat that chose the command leading here, visits,
-    availability, and the sum of that seat's rewards."""
+    availability, and the sum of that seat's rewards; and the `gain` of each command met
+    here, judged once (on the first draw that offered it), for ordering its expansion."""
 
-    __slots__ = ("seat", "visits", "avail", "total", "children")
+    __slots__ = ("seat", "visits", "avail", "total", "children", "gains")
 
     def __init__(self, seat: int = -1) -> None:
         self.seat = seat
@@ -47,6 +48,7 @@ class Node:
         self.avail = 0
         self.total = 0.0
         self.children: dict[Any, Node] = {}
+        self.gains: dict[Any, int] | None = None
 
 
 def rewards(result: Result, players: int) -> list[float]:
@@ -67,10 +69,12 @@ class MctsBot:
     name = "mcts"
     slow = True  # callers on an event loop run `choose` in a thread
 
-    def __init__(self, seed: bytes, seat: int, iterations: int = ITERATIONS, ms: float | None = None) -> None:
+    def __init__(self, seed: bytes, seat: int, iterations: int = ITERATIONS, ms: float | None = None,
+                 horizon: int | None = None) -> None:
         self.rng = random.Random(b"bot/mcts/%d/" % seat + seed)
         self.iterations = iterations
         self.ms = ms
+        self.horizon = horizon  # None: the game's (GameDef.horizon); 0: to the end
         self.rollouts = 0  # playouts made (for the benchmark's rollouts per second)
 
     def choose(self, game: GameDef, state: Any, seat: int) -> Any:
@@ -116,7 +120,7 @@ class MctsBot:
                     child.avail += 1
             untried = [i for i, k in enumerate(keys) if k not in node.children]
             if untried:
-                i = self._first(game, state, seat, legal, untried)
+                i = self._first(game, state, seat, legal, untried, keys, node)
                 child = node.children[keys[i]] = Node(seat)
                 child.avail = 1
                 state = _play(game, state, seat, legal[i])
@@ -141,12 +145,24 @@ class MctsBot:
             if n.seat >= 0:
                 n.total += scores[n.seat] if scores is not None else 0.5
 
-    def _first(self, game: GameDef, state: Any, seat: int, legal: list[Any], untried: list[int]) -> int:
+    def _first(self, game: GameDef, state: Any, seat: int, legal: list[Any], untried: list[int],
+               keys: list[Any], node: Node) -> int:
         """The untried command to expand: the best by the game's one-ply `gain` (fair: judged
-        from what `seat` may see), ties at random; at random for a game without one."""
+        from what `seat` may see), ties at random; at random for a game without one. Each
+        command's gain is judged once a node (a node offers the same commands draw after
+        draw, one expanded each time: judging them all again each time cost most of a
+        decision where a seat has ~100 commands, as in Arkadia)."""
         if game.gain is None or len(untried) == 1:
             return untried[self.rng.randrange(len(untried))]
-        gains = [game.gain(state, seat, legal[i]) for i in untried]
+        known = node.gains
+        if known is None:
+            known = node.gains = {}
+        gains = []
+        for i in untried:
+            g = known.get(keys[i])
+            if g is None:
+                g = known[keys[i]] = game.gain(state, seat, legal[i])
+            gains.append(g)
         top = max(gains)
         best = [i for i, g in zip(untried, gains) if g == top]
         return best[self.rng.randrange(len(best))]
@@ -155,7 +171,8 @@ class MctsBot:
         """The state random play reaches and its result (None if it is cut short)."""
         rng = self.rng
         self.rollouts += 1
-        for _ in range(MAX_ROLLOUT):
+        horizon = game.horizon if self.horizon is None else self.horizon
+        for _ in range(horizon if horizon and game.standing is not None else MAX_ROLLOUT):
             result = game.result(state)
             if result is not None:
                 return state, result

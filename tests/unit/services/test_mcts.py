@@ -5,6 +5,7 @@ the random bot in Duel; and the bot kinds parse (`mcts`, `mcts:N`, `mcts:Nms`)."
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -76,12 +77,55 @@ def test_bot_kinds() -> None:
             player(bad, b"s", 0)
 
 
-def test_ora_et_labora_standing_is_its_final_score_at_the_end() -> None:
+STANDING = [(g, p) for g in GAMES.values() if g.standing is not None for p in g.presets]
+
+
+@pytest.mark.parametrize("game,preset", STANDING, ids=[f"{g.id}/{p}" for g, p in STANDING])
+def test_standing_is_the_final_score_at_the_end(game, preset) -> None:
     """`GameDef.standing` (how the search judges a playout it cuts short) scores the state as
-    the game's own end does (§10), here at the end of random games."""
-    ora = GAMES["ora_et_labora"]
-    assert ora.standing is not None
-    for preset in ("1p_france", "3p_short_france"):
-        state = _position(ora, preset, 100_000, f"standing/{preset}")
-        res = ora.result(state)
-        assert res is not None and tuple(ora.standing(state)) == res.totals
+    the game's own end does (Ora et Labora §10, Arkadia §8), here at the end of random games."""
+    for k in range(3):
+        state = _position(game, preset, 100_000, f"standing/{preset}/{k}")
+        res = game.result(state)
+        assert res is not None and tuple(game.standing(state)) == res.totals
+
+
+def test_a_playout_stops_at_the_games_horizon() -> None:
+    """A game with a `horizon` has its playouts cut after that many commands and judged by
+    its standing; `horizon=0` on the bot plays them to the end."""
+    ark = GAMES["arkadia"]
+    assert ark.horizon > 0 and ark.standing is not None
+    played = [0]
+
+    def counting(state, seat, cmd):
+        played[0] += 1
+        return ark.decide(state, seat, cmd)
+
+    game = dataclasses.replace(ark, decide=counting)
+    state = _position(ark, "2p", 0, "horizon")
+    end, result = MctsBot(b"h", 0)._rollout(game, state)
+    assert result is None and played[0] == ark.horizon and ark.result(end) is None
+    played[0] = 0
+    end, result = MctsBot(b"h", 0, horizon=0)._rollout(game, state)
+    assert result is not None and played[0] > ark.horizon
+
+
+def test_each_commands_gain_is_judged_once_a_node() -> None:
+    """Expansion orders a node's untried commands by `gain`, judged once a command and node:
+    with fewer iterations than the root has commands, every expansion is at the root, so
+    the gains judged are the root's commands, each once."""
+    ark = GAMES["arkadia"]
+    assert ark.gain is not None
+    judged: list[object] = []
+
+    def counting(state, seat, cmd):
+        judged.append(cmd)
+        return ark.gain(state, seat, cmd)
+
+    game = dataclasses.replace(ark, gain=counting)
+    state = _position(ark, "2p", 0, "gains")
+    seat = game.to_act(state)[0]
+    legal = game.legal_commands(state, seat)
+    assert len(legal) > 30
+    MctsBot(b"g", seat, iterations=20).choose(game, state, seat)
+    assert sorted(map(repr, judged)) == sorted(map(repr, legal))
