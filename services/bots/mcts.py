@@ -6,10 +6,10 @@ its seat may not see drawn anew, so the search never reads a hidden card), walks
 from the root with UCB1 over the commands legal in that draw (availability counts: a child
 is judged against the iterations in which it could be played), adds one node, plays the
 rest of the game at random (at most MAX_ROLLOUT commands, or the game's `horizon`; a playout
-cut short judged by the game's `standing` where it has one) and backs up every seat's reward. Sequential decisions of any
-seat are tree nodes, each seat maximizing its own reward (max^n); where several seats act
-at once (7 Wonders' simultaneous choices) the bot's own choice is a tree edge and the
-others' are drawn at random, so no seat's hidden choice steers the tree. The command
+cut short judged by the game's `standing` where it has one) and backs up every seat's
+reward. Sequential decisions of any seat are tree nodes, each seat maximizing its own
+reward (max^n); where several seats act at once (7 Wonders' simultaneous choices) the
+bot's own choice is a tree edge and the others' are drawn at random, so no seat's hidden choice steers the tree. The command
 played is the root's most visited child. Deterministic for a seed and an iteration budget
 (a time budget stops earlier on a slower machine).
 
