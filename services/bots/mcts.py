@@ -1,17 +1,17 @@
 """A search bot for every game: single-observer information-set Monte Carlo tree search
 (SO-ISMCTS, Cowling, Powley and Whitehouse 2012) through the game contract alone.
 
-Each iteration draws a state of the bot's information set (`GameDef.determinize`: what
-its seat may not see drawn anew, so the search never reads a hidden card), walks the tree
-from the root with UCB1 over the commands legal in that draw (availability counts: a child
-is judged against the iterations in which it could be played), adds one node, plays the
-rest of the game at random (at most MAX_ROLLOUT commands, or the game's `horizon`; a playout
+Each iteration draws a state of the bot's information set (`GameDef.determinize`: what its
+seat may not see drawn anew, so the search never reads a hidden card), walks the tree from
+the root with UCB1 over the commands legal in that draw (availability counts: a child is
+judged against the iterations in which it could be played), adds one node, plays the rest
+of the game at random (at most MAX_ROLLOUT commands, or the game's `horizon`; a playout
 cut short judged by the game's `standing` where it has one) and backs up every seat's
 reward. Sequential decisions of any seat are tree nodes, each seat maximizing its own
 reward (max^n); where several seats act at once (7 Wonders' simultaneous choices) the
-bot's own choice is a tree edge and the others' are drawn at random, so no seat's hidden choice steers the tree. The command
-played is the root's most visited child. Deterministic for a seed and an iteration budget
-(a time budget stops earlier on a slower machine).
+bot's own choice is a tree edge and the others' are drawn at random, so no seat's hidden
+choice steers the tree. The command played is the root's most visited child. Deterministic
+for a seed and an iteration budget (a time budget stops earlier on a slower machine).
 
 Rewards in [0, 1]: a share of first place (ties split), plus a fifth for the seat's score
 against the table's spread; a solo game's score s as s / (s + SOLO_SCALE).
