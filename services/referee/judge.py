@@ -15,7 +15,7 @@ import logging
 import os
 import re
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -255,7 +255,7 @@ class Judge:
         if not out:
             it.reject(env.game_id, "no_effect", "the command changes nothing")
             return None
-        return self._seal(it, table, out, env.seat, fold.after(game, table.state, out))
+        return self._seal(it, table, out, env.seat, out)
 
     def _timeout(self, it: Item, table: Table) -> Decision | None:
         """A seat's decision timed out (sent by the timer service, `services.timer`; no token:
@@ -303,7 +303,7 @@ class Judge:
             head.append(SeatResigned(seat=env.seat, reason="forfeit", bot=clock.bot))
         elif not gone and clock.abandon_after and streak >= clock.abandon_after:
             head.append(SeatResigned(seat=env.seat, reason="abandoned", bot=by))
-        return self._seal(it, table, [*head, *out], env.seat, fold.after(game, table.state, out), now)
+        return self._seal(it, table, [*head, *out], env.seat, out, now=now)
 
     def _leave(self, it: Item, table: Table, reason: str) -> Decision | None:
         """`SeatResigned` for the envelope's seat (its own resignation, or the host's
@@ -321,7 +321,7 @@ class Judge:
         if env.seat in table.resigned:  # (the host's abandon; a seat's own was refused earlier)
             it.reject(env.game_id, "already_resigned", f"seat {env.seat} has left the game already")
             return None
-        return self._seal(it, table, [SeatResigned(seat=env.seat, reason=reason, bot=req.bot)], env.seat, table.state)
+        return self._seal(it, table, [SeatResigned(seat=env.seat, reason=reason, bot=req.bot)], env.seat, ())
 
     def _abandon(self, it: Item, table: Table) -> Decision | None:
         """The host gives a seat up to a bot (its token against `HostNamed`, in constant time)."""
@@ -353,7 +353,7 @@ class Judge:
                       "reveals or draws something, another seat acts on it or the turn resolves")
             return None
         undone = Undone(seat=env.seat, command_id=entry.command_id, first=entry.first, last=entry.last)
-        return self._seal(it, table, [undone], env.seat, table.state)  # (an undo never ends a game)
+        return self._seal(it, table, [undone], env.seat, ())  # (an undo never ends a game)
 
     def _open(self, it: Item, table: Table | None) -> Decision | None:
         env, game = it.env, it.game
@@ -424,14 +424,15 @@ class Judge:
             return None
         host = [HostNamed(token_hash=req.host_hash)] if req.host_hash else []
         return self._seal(it, empty(env.game_id, game), [opened, *seated, *timed, *host, *undo, *opening], -1,
-                          fold.replay(game, opening))
+                          opening)
 
-    def _seal(self, it: Item, table: Table, events: list[Any], seat: int, state: Any,
+    def _seal(self, it: Item, table: Table, events: list[Any], seat: int, moved: Sequence[Any],
               now: int | None = None) -> Decision:
-        """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends;
-        `state` is the game's state after them (folded once, by decide or by games.fold.after).
-        A game with a clock or undo (or an open that sets one) has its envelopes folded by
-        `advance`, so the cached Table's clock and undo window are the log's."""
+        """Envelopes (hash-chained after `table`) for `events`, plus the reveal if the game ends,
+        and the Table after them. `moved` are the game's own events among them, decided on the
+        table's state. A game with a clock or undo (or an open that sets one) has its envelopes
+        folded by `advance` only, so the cached Table's clock and undo window are the log's; any
+        other takes the state decide found, or folds `moved` once (games.fold.after)."""
         game, game_id = table.game, table.game_id
         gcodec = codec(game)
         link = Linker(game_id=game_id, game_type=game.id, time=self.clock() if now is None else now,
@@ -457,6 +458,8 @@ class Judge:
             envelopes.append(e)
             prev = e.hash
         seed = table.seed
+        folded_to = advance(table, envelopes) if folded else None  # every field of it the fold's own
+        state = folded_to.state if folded_to is not None else fold.after(game, table.state, moved)
         if opened is not None and not opened.fixture and seed is None and game.result(state) is not None:
             secret = self.cache.secrets.get(game_id)
             if secret is not None:
@@ -464,8 +467,10 @@ class Judge:
                 tag, v, data = META.encode(SeedRevealed(seed=seed))
                 seq += 1
                 envelopes.append(link(prev, seq, tag, v, -1, data))
-        if folded:  # a clock or an undo window: the Table is the fold's own, every field of it
-            return tuple(envelopes), advance(table, envelopes)
+                if folded_to is not None:
+                    folded_to = advance(folded_to, envelopes[-1:])
+        if folded_to is not None:
+            return tuple(envelopes), folded_to
         after = replace(table, state=state, version=seq, last_hash=envelopes[-1].hash, opened=opened, seed=seed,
                         seated=seated)
         return tuple(envelopes), after  # a tuple of untracked Structs: the GC lets go of it

@@ -292,3 +292,30 @@ def test_the_clock_line_says_what_a_timeout_brings() -> None:
     assert "on timeout: forfeit (random bot)" in line(on_timeout="forfeit")
     assert "bot" not in clocks.public(clocks.start(protocol.clock_set(protocol.ClockOptions(
         kind="move", base_ms=30_000)), 2))  # the documents of earlier clocks stay as they were
+
+
+def test_a_timed_games_events_are_folded_once_by_the_judge() -> None:
+    """Issue #23: each new event folded once. In a game with a clock the judge's Table is
+    `advance`'s fold of the new envelopes, and nothing folds the game's events before it
+    (Duel's decide returns a plain list of events: `games.fold.after` would fold them)."""
+    judge, now, table, log, tokens = _open(DUEL, 2, protocol.ClockOptions(kind="fischer", base_ms=60_000,
+                                                                          increment_ms=2_000))
+    calls = [0]
+    evolve = DUEL.evolve
+
+    def counting(state, event):
+        calls[0] += 1
+        return evolve(state, event)
+
+    object.__setattr__(DUEL, "evolve", counting)  # the registry's own GameDef: the judge checks its identity
+    try:
+        for n in range(1, 6):
+            seat = DUEL.to_act(table.state)[0]
+            calls[0] = 0
+            before = len(log)
+            table = _act(judge, DUEL, table, log, seat, tokens[seat], n)
+            folded_by_check = sum(1 for e in log if not e.type.startswith("ts."))  # _act's own check folds the log
+            game_events = sum(1 for e in log[before:] if not e.type.startswith("ts."))
+            assert game_events >= 1 and calls[0] == game_events + folded_by_check
+    finally:
+        object.__setattr__(DUEL, "evolve", evolve)
