@@ -14,8 +14,11 @@ import argparse
 import math
 import statistics
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from functools import partial
+from typing import Any
 
 from games.contract import Seed
 from games.fold import replay
@@ -90,38 +93,25 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=1, help="processes playing games at once (the figures do not "
                     "depend on it; on a machine of several cores ≥ 200 games a row become affordable)")
     args = ap.parse_args()
-    with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else _Here() as pool:
-        _table(args, pool)
+    with ProcessPoolExecutor(args.jobs) if args.jobs > 1 else nullcontext() as pool:
+        _table(args, pool.map if pool is not None else map)
 
 
-class _Here:
-    """The pool's `map` in this process (--jobs 1)."""
-
-    def __enter__(self) -> "_Here":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def map(self, fn, items):  # type: ignore[no-untyped-def]
-        return map(fn, items)
-
-
-def _table(args: argparse.Namespace, pool: "ProcessPoolExecutor | _Here") -> None:
+def _table(args: argparse.Namespace, pmap: Callable[..., Iterable[Any]]) -> None:
     print(f"{'title':24} {'vs':7} {'budget':>6} {'games':>5}  {'mcts win share (95% CI)':28} "
           f"{'ms a decision':>13} {'playouts/s':>10}")
     for title in args.titles.split(","):
         preset = TITLES[title]
         for opponent in args.opponents.split(","):
             for budget in map(int, args.budgets.split(",")):
-                got = list(pool.map(partial(play, title, preset, opponent=opponent, iterations=budget),
-                                    range(args.games)))
+                got = list(pmap(partial(play, title, preset, opponent=opponent, iterations=budget),
+                            range(args.games)))
                 cpu = sum(g[3] for g in got)
                 per = 1000 * cpu / max(1, sum(g[2] for g in got))
                 rate = sum(g[4] for g in got) / cpu if cpu else 0.0
                 if title.endswith("solo"):  # no opponent: the opponent kind plays the same deals alone
                     mine = statistics.mean(g[0] for g in got)
-                    theirs = statistics.mean(pool.map(partial(solo, title, preset, kind=opponent), range(args.games)))
+                    theirs = statistics.mean(pmap(partial(solo, title, preset, kind=opponent), range(args.games)))
                     text = f"score {mine:.1f} vs {opponent}'s {theirs:.1f}"
                 else:
                     wins = sum(g[0] for g in got)
