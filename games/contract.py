@@ -64,17 +64,20 @@ class Completion(msgspec.Struct, frozen=True):
 
 
 class Decided(list):  # type: ignore[type-arg]
-    """The events `decide` returns, with the state after them when decide has folded them
+    """The events `decide` returns, with the states after them when decide has folded them
     itself (a game folds its own events to see what follows them: the end of a turn, the
-    next decision). The shell takes `state` instead of folding the same events a second
-    time (games.fold.after); a plain list of events says "fold them". `state` is exactly
-    reduce(evolve, events, the state decided on): the contract tests check it."""
+    next decision). The shell takes these instead of folding the same events a second time
+    (games.fold.after; a clock's or undo's fold, which needs the state after each event,
+    in projections.table.advance); a plain list of events says "fold them". `states[i]` is
+    exactly the fold of events[:i + 1] on the state decided on, and `state` the fold of
+    them all: the contract tests check both."""
 
-    __slots__ = ("state",)
+    __slots__ = ("state", "states")
 
-    def __init__(self, events: Iterable[Any], state: Any) -> None:
+    def __init__(self, events: Iterable[Any], state: Any, states: Sequence[Any]) -> None:
         super().__init__(events)
         self.state = state
+        self.states = states
 
 
 class Draws(Protocol):

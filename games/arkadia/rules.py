@@ -349,26 +349,29 @@ def _advance(state: State, events: list[ArkadiaEvent], end: bool = False) -> Dec
     when nothing is left to decide (or when `end`), skip a seat without a legal action,
     and run the final exchange after the last turn of the final round or a full round of
     skips (§8). With the state after them all (the contract's `Decided`)."""
-    out = list(events)
-    for e in events:
-        state = evolve(state, e)
+    out: list[ArkadiaEvent] = []
+    states: list[State] = []
 
     def push(e: ArkadiaEvent) -> None:
         nonlocal state
         state = evolve(state, e)
         out.append(e)
+        states.append(state)
+
+    for e in events:
+        push(e)
 
     while True:
         if not end and step(state) != "end":
-            return Decided(out, state)
+            return Decided(out, state, states)
         end = False
         push(TurnEnded(seat=state.active, next=(state.active + 1) % state.players))
         if state.trigger >= 0 and state.final_turns <= 0:
             push(_game_ended(state, "castle"))
-            return Decided(out, state)
+            return Decided(out, state, states)
         if state.skips >= state.players:
             push(_game_ended(state, "stalemate"))
-            return Decided(out, state)
+            return Decided(out, state, states)
         if not can_act(state, state.active):
             push(ActionSkipped(seat=state.active))
 

@@ -103,11 +103,13 @@ class Run:
     def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[Any] = []
+        self.states: list[State] = []  # the state after each event
 
     def __call__(self, *events: Any) -> None:
         for e in events:
             self.events.append(e)
             self.state = evolve(self.state, e)
+            self.states.append(self.state)
 
 
 def first_round(opening: GameSetUp) -> list[Any]:

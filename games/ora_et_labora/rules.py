@@ -98,7 +98,7 @@ def _rules(state: State, seat: int, cmd: OraEtLaboraCommand) -> list[Any] | Reje
     if isinstance(out, Rejection):
         return out
     advance(run)
-    return Decided(run.events, run.state)
+    return Decided(run.events, run.state, run.states)
 
 
 decide = guarded(_rules, to_act)

@@ -60,7 +60,7 @@ def choose_card(state: State, play: Play) -> list[SevenWondersEvent]:
     # evolve(chosen, resolved) is exactly settle_turn(placed, ...) (evolve's own two halves):
     # the turn runs on from there, so that the cards are not placed a second time.
     after = settle_turn(placed, coins, resolved.due)
-    return advance(after, edifice_joined(after, plays), prefix=events)
+    return advance(after, edifice_joined(after, plays), prefix=events, prefix_states=[chosen, after])
 
 
 def _due(state: State, city: int, kind) -> Due:
@@ -78,19 +78,22 @@ def _stage_has(state: State, p: Play, kind: type) -> bool:
     return any(isinstance(e, kind) for e in built_stage(state, p))
 
 
-def advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWondersEvent] | None = None) -> Decided:
+def advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWondersEvent] | None = None,
+            prefix_states: list[State] | None = None) -> Decided:
     """Apply `events` and run the end of the turn (§7 steps 6-8) until a seat must act: the
-    `prefix` (already applied: `state` is the state after it), `events` and what follows,
-    with the state after them all."""
+    `prefix` (already applied, `prefix_states` the state after each of its events: `state`
+    is the last), `events` and what follows, with the state after each of them."""
     out = list(prefix or [])
-    for e in events:
-        state = evolve(state, e)
-        out.append(e)
+    states = list(prefix_states or [])
 
     def push(e: SevenWondersEvent) -> None:
         nonlocal state
         state = evolve(state, e)
         out.append(e)
+        states.append(state)
+
+    for e in events:
+        push(e)
 
     while state.pending is None and state.phase == "resolving":
         if state.turn == TURNS and not state.last_discarded:
@@ -126,7 +129,7 @@ def advance(state: State, events: list[SevenWondersEvent], prefix: list[SevenWon
             push(GameEnded(categories=EDIFICE_CATEGORIES if edifice else CATEGORIES, scores=scores,
                            coins=tuple(c.coins for c in state.cities), choices=notes))
         break
-    return Decided(out, state)
+    return Decided(out, state, states)
 
 
 def pay_penalty(state: State, seat: int, cmd: Command_) -> list[SevenWondersEvent] | Rejection:

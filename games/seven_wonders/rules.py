@@ -108,7 +108,7 @@ def _play(state: State, seat: int, at: Slot, cmd: Build | BuildStage | Discard) 
     if state.pending is not None:  # Babylon B's 7th card (§11.5); a stage may join (Edifice A7)
         seventh = SeventhCardPlayed(play=play, coins=settle(state, [play]))
         placed = evolve(state, seventh)
-        return advance(placed, edifice_joined(placed, (play,)), prefix=[seventh])
+        return advance(placed, edifice_joined(placed, (play,)), prefix=[seventh], prefix_states=[placed])
     return choose_card(state, play)
 
 

@@ -28,7 +28,7 @@ from events.envelope import CommandEnvelope, Envelope, Outcome, Rejected
 from events.meta import (SEAT_PLAYER_KINDS, ClockSet, GameOpened, HostNamed, SeatResigned, SeatsTaken, SeedRevealed,
                          TimedOut, Undone, UndoAllowed)
 from games import fold
-from games.contract import GAME_OVER, GameDef, Rejection, Seed
+from games.contract import GAME_OVER, Decided, GameDef, Rejection, Seed
 from games.rng import RNG_NAME, seed_commitment
 from projections import clock as clocks
 from projections import undo as undos
@@ -432,7 +432,8 @@ class Judge:
         and the Table after them. `moved` are the game's own events among them, decided on the
         table's state. A game with a clock or undo (or an open that sets one) has its envelopes
         folded by `advance` only, so the cached Table's clock and undo window are the log's; any
-        other takes the state decide found, or folds `moved` once (games.fold.after)."""
+        other takes the state decide found, or folds `moved` once (games.fold.after). Either
+        way an event decide folded itself (`Decided`) is not folded again."""
         game, game_id = table.game, table.game_id
         gcodec = codec(game)
         link = Linker(game_id=game_id, game_type=game.id, time=self.clock() if now is None else now,
@@ -458,7 +459,8 @@ class Judge:
             envelopes.append(e)
             prev = e.hash
         seed = table.seed
-        folded_to = advance(table, envelopes) if folded else None  # every field of it the fold's own
+        known = moved if isinstance(moved, Decided) else None  # decide's own fold, taken as it is
+        folded_to = advance(table, envelopes, known) if folded else None  # every field of it the fold's own
         state = folded_to.state if folded_to is not None else fold.after(game, table.state, moved)
         if opened is not None and not opened.fixture and seed is None and game.result(state) is not None:
             secret = self.cache.secrets.get(game_id)

@@ -62,11 +62,14 @@ def _play(game: GameDef, preset: str, seed: int, check_every: int = 1):
         cmd = rng.choice(cmds)
         out = game.decide(state, seat, cmd)
         assert not isinstance(out, Rejection), (cmd, out)
+        folds = []
         for e in out:
             assert dec.decode(enc.encode(e)) == e, "event does not round-trip the codec"
             state = game.evolve(state, e)
-        if isinstance(out, Decided):  # the shell takes this state instead of folding (games.fold.after)
+            folds.append(state)
+        if isinstance(out, Decided):  # the shell takes these states instead of folding (games.fold.after)
             assert out.state == state, "Decided.state is not the fold of decide's events"
+            assert list(out.states) == folds, "Decided.states are not the fold after each of decide's events"
         events += out
     else:
         pytest.fail("game did not finish")

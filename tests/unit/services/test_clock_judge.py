@@ -9,6 +9,9 @@ import msgspec
 import pytest
 
 from events.meta import ClockSet, TimedOut
+from games.contract import Decided
+from games.arkadia import GAME as ARKADIA
+from games.ora_et_labora import GAME as ORA
 from games.seven_wonders import GAME as SW
 from games.seven_wonders_duel import GAME as DUEL
 from projections import clock as clocks
@@ -30,14 +33,15 @@ class FakeClock:
         return self.now
 
 
-def _open(game, players: int, clock: protocol.ClockOptions | None) -> tuple[Judge, FakeClock, Table, list, list[str]]:
+def _open(game, players: int, clock: protocol.ClockOptions | None, preset: str = "",
+          undo: bool = False) -> tuple[Judge, FakeClock, Table, list, list[str]]:
     now = FakeClock()
     cache = GameCache(10)
     cache.secrets["g-1"] = SEED
     judge = Judge(0, 1, 4096, now, cache)
     tokens = [f"tok-{i}" for i in range(players)]
-    req = protocol.OpenRequest(token_hashes=[protocol.token_hash(t) for t in tokens], preset=f"{players}p",
-                               clock=clock)
+    req = protocol.OpenRequest(token_hashes=[protocol.token_hash(t) for t in tokens], preset=preset or f"{players}p",
+                               clock=clock, undo=undo)
     it, got = judged(judge, None, entry("c-open", kind="open", seat=-1, token="", game_type=game.id,
                                         command=msgspec.json.encode(req)))
     assert it.outcome is None and got is not None, it.outcome
@@ -319,3 +323,46 @@ def test_a_timed_games_events_are_folded_once_by_the_judge() -> None:
             assert game_events >= 1 and calls[0] == game_events + folded_by_check
     finally:
         object.__setattr__(DUEL, "evolve", evolve)
+
+
+@pytest.mark.parametrize("undo", [False, True], ids=["clock", "clock+undo"])
+@pytest.mark.parametrize("game,players,preset", [(SW, 3, "3p"), (ARKADIA, 2, "2p"), (ORA, 2, "2p_france")],
+                         ids=lambda x: getattr(x, "id", x))
+def test_events_decide_folded_itself_are_not_folded_again(game, players: int, preset: str, undo: bool) -> None:
+    """Issue #23: each new event folded once, also where decide folds its own events
+    (`Decided`: 7 Wonders' end of turn, Arkadia's and Ora et Labora's automatic steps) in a
+    game with a clock (and undo), whose Table `advance` folds for the clock's per-event
+    seats: it takes decide's states. The shell's folds are counted (the GameDef's `evolve`;
+    a game's decide calls its own module's), over the judge's call alone: none for a
+    `Decided`, one an event for a plain list. Before, advance folded a `Decided` again."""
+    judge, now, table, log, tokens = _open(game, players, protocol.ClockOptions(kind="fischer", base_ms=600_000,
+                                                                                 increment_ms=2_000), preset, undo)
+    calls = [0]
+    evolve = game.evolve
+
+    def counting(state, event):
+        calls[0] += 1
+        return evolve(state, event)
+
+    several = 0
+    object.__setattr__(game, "evolve", counting)  # the registry's own GameDef: the judge checks its identity
+    try:
+        for n in range(1, 13):
+            seat = game.to_act(table.state)[0]
+            cmd = game.legal_commands(table.state, seat)[0]
+            calls[0] = 0
+            table_before = table
+            it, got = judged(judge, table, entry(f"c-{n}", seat=seat, token=tokens[seat], game_type=game.id,
+                                                 command=msgspec.json.encode(cmd)))
+            assert it.outcome is None and got is not None, it.outcome
+            envs, table = got
+            game_events = sum(1 for e in envs if not e.type.startswith("ts."))
+            by_decide = isinstance(game.decide(table_before.state, seat, cmd), Decided)
+            assert game_events >= 1 and calls[0] == (0 if by_decide else game_events), (n, calls[0], game_events)
+            several += by_decide and game_events >= 2
+            log += envs
+            now.now += 1_000
+    finally:
+        object.__setattr__(game, "evolve", evolve)
+    assert several, "no command had several events folded by decide: the case is not covered"
+    assert table == advance(empty("g-1", game), log)  # clock and undo window included: the log's fold
