@@ -348,7 +348,7 @@ def _advance(state: State, events: list[ArkadiaEvent], end: bool = False) -> Dec
     """Apply `events`, then run the automatic steps until a seat must decide: end the turn
     when nothing is left to decide (or when `end`), skip a seat without a legal action,
     and run the final exchange after the last turn of the final round or a full round of
-    skips (§8). With the state after them all (the contract's `Decided`)."""
+    skips (§8). With the state after each event (the contract's `Decided`)."""
     out: list[ArkadiaEvent] = []
     states: list[State] = []
 
