@@ -1,6 +1,7 @@
 """One subscription per gateway to every shard's `updated:{s}` notices, fanned out in
 process to the sockets watching each game (so a thousand sockets cost one Redis
-connection, not a thousand)."""
+connection, not a thousand). Subscribed only while some game is watched: a gateway
+serving HTTP alone reads no notices (one wake a projected command, for nobody)."""
 
 from __future__ import annotations
 
@@ -15,17 +16,22 @@ from events import keys
 
 log = logging.getLogger("tablestream.gateway.notices")
 
+IDLE_S = 0.2
+"""How often the subscription checks whether anything is still watched (and the stop)."""
+
 
 class Notices:
     def __init__(self, redis: aioredis.Redis, shards: int) -> None:
         self.redis = redis
         self.shards = shards
         self.watchers: defaultdict[str, set[asyncio.Event]] = defaultdict(set)
+        self._wanted = asyncio.Event()  # set once a game is watched
 
     def watch(self, game_id: str, ev: asyncio.Event | None = None) -> asyncio.Event:
         """An event set on the game's next notice (`ev`, or a new one: one event may watch many games)."""
         ev = ev if ev is not None else asyncio.Event()
         self.watchers[game_id].add(ev)
+        self._wanted.set()
         return ev
 
     def unwatch(self, game_id: str, ev: asyncio.Event) -> None:
@@ -40,12 +46,22 @@ class Notices:
             ev.set()
 
     async def run(self, stop: asyncio.Event) -> None:
+        """Subscribe while games are watched, unsubscribe once none is. A watcher reads its
+        game after watching it, so a notice sent before the subscription took effect would
+        be missed: every watched game is poked once the subscription is in place."""
         while not stop.is_set():
+            if not self.watchers:
+                self._wanted.clear()
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self._wanted.wait(), IDLE_S)
+                continue
             try:
                 async with self.redis.pubsub(ignore_subscribe_messages=True) as ps:
                     await ps.subscribe(*(keys.updates(s) for s in range(self.shards)))
-                    while not stop.is_set():
-                        msg = await ps.get_message(timeout=0.2)
+                    for game_id in list(self.watchers):
+                        self.poke(game_id)
+                    while self.watchers and not stop.is_set():
+                        msg = await ps.get_message(timeout=IDLE_S)
                         if msg is not None and msg.get("type") == "message":
                             data = msg["data"]
                             self.poke(data.decode() if isinstance(data, bytes) else str(data))
