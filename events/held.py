@@ -71,6 +71,16 @@ class HeldConnection:
         self._busy = False
         self._timeout: float | None = None
 
+    async def release(self) -> None:
+        """Give the connection back to the pool (its holder is done, the pool lives on);
+        the next call takes one again. Not while a call is under way."""
+        conn = self._conn
+        if conn is None or self._busy or self._pool is None:
+            return
+        self._conn = None
+        conn.socket_timeout = self._timeout
+        await self._pool.release(conn)
+
     async def call(self, *args: Any, extra_s: float = 0.0) -> Any:
         """The server's raw reply to the command `args` (a reply that is an error is
         raised), or NOT_SENT (see the module's docstring)."""

@@ -32,6 +32,7 @@ import redis.asyncio as aioredis
 from events import keys
 from events.codec import decode_outcomes
 from events.envelope import CommandEnvelope, Outcome, Rejected
+from events.held import NOT_SENT, HeldConnection
 from events.meta import SeatPlayer
 from events.store.items import out_of_memory
 from games.contract import GameDef, Rejection
@@ -69,6 +70,11 @@ class Client:
         self._last: dict[str, str] = {}  # reply stream → the last entry read
         self._stopping = False
         self._epoch = -1  # the cluster client's topology epoch when the waiting commands were last resent
+        # Sends: XADDs queued while one write is under way go out together in the next, on
+        # a connection held for them (`events.held`; a cluster client sends through itself).
+        self._held = None if is_cluster(redis) else HeldConnection(redis)
+        self._queue: list[tuple[str, dict[bytes, bytes], asyncio.Future[None]]] = []
+        self._sender: asyncio.Task[None] | None = None
 
     async def __aenter__(self) -> Client:
         # Blocking reads get their own connection pool so they never delay a send (a
@@ -102,6 +108,8 @@ class Client:
             await self._reader_redis.connection_pool.disconnect()
         for f in self._waiting.values():
             f.cancel()
+        if self._held is not None and (self._sender is None or self._sender.done()):
+            await self._held.release()  # the pool is the caller's: its connection goes back
 
     @staticmethod
     async def _all(readers: list[Any]) -> None:
@@ -199,7 +207,48 @@ class Client:
 
     async def _xadd(self, env: CommandEnvelope) -> None:
         shard = keys.shard_of(env.game_id, self.shards)
-        await self.redis.xadd(keys.cmd(shard), protocol.command_fields(env))
+        stream, fields = keys.cmd(shard), protocol.command_fields(env)
+        if self._held is None:
+            await self.redis.xadd(stream, fields)
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append((stream, fields, fut))
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send_queued())
+        await fut
+
+    async def _send_queued(self) -> None:
+        """Write the queued XADDs, all that are queued at once in one write, until none is
+        left. Where the held connection cannot make the call (it failed), each goes through
+        redis-py instead, and an error (a lost connection: `submit` retries; Redis full)
+        reaches its sender. Sending an XADD again that may have run is safe: the referee
+        answers a command id it has seen from its record."""
+        assert self._held is not None
+        while self._queue:
+            batch, self._queue = self._queue, []
+            calls = [("XADD", stream, "*", *[x for kv in fields.items() for x in kv]) for stream, fields, _ in batch]
+            try:
+                replies = await self._held.call_many(calls)
+                if replies is NOT_SENT:
+                    replies = []
+                    for stream, fields, _ in batch:
+                        try:
+                            replies.append(await self.redis.xadd(stream, fields))
+                        except Exception as e:
+                            replies.append(e)
+            except BaseException as e:  # cancelled, or a failure the calls above do not answer
+                for _, _, fut in batch + self._queue:
+                    if not fut.done():
+                        fut.set_exception(e if isinstance(e, Exception) else ConnectionError("the client stopped"))
+                self._queue = []
+                raise
+            for (_, _, fut), reply in zip(batch, replies):
+                if fut.done():  # its sender gave up waiting
+                    continue
+                if isinstance(reply, Exception):
+                    fut.set_exception(reply)
+                else:
+                    fut.set_result(None)
 
     async def send_raw(self, game_id: str, fields: dict[bytes, bytes]) -> None:
         """XADD arbitrary fields (tests of malformed input)."""

@@ -13,6 +13,8 @@ label carries a game id, token, secret or seat.
 
 from __future__ import annotations
 
+from typing import Any
+
 from litestar import Request, Response, get
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from redis.exceptions import RedisError
@@ -38,12 +40,22 @@ class GatewayMetrics:
         self.catch_ups = Counter("tablestream_gateway_websocket_catch_ups", "Times a WebSocket's queue was full "
                                  "when its game's new positions were read (it then caught up on its own)",
                                  registry=self.registry)
+        # Each label set's child, looked up once (`labels` takes a lock and builds a tuple
+        # each call; there are only game types × outcome codes of them).
+        self._counted: dict[tuple[str, str], Any] = {}
+        self._timed: dict[str, Any] = {}
 
     def command(self, game_type: str, outcome: str, seconds: float | None = None) -> None:
         """Count one command's outcome; `seconds` from its publishing when the referee answered."""
-        self.commands.labels(game_type, outcome).inc()
+        counted = self._counted.get((game_type, outcome))
+        if counted is None:
+            counted = self._counted[(game_type, outcome)] = self.commands.labels(game_type, outcome)
+        counted.inc()
         if seconds is not None:
-            self.seconds.labels(game_type).observe(seconds)
+            timed = self._timed.get(game_type)
+            if timed is None:
+                timed = self._timed[game_type] = self.seconds.labels(game_type)
+            timed.observe(seconds)
 
 
 @get("/metrics", summary="Prometheus metrics: commands, latency, sockets, per-shard backlogs", include_in_schema=False)
