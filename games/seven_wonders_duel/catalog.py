@@ -346,13 +346,14 @@ class Catalog:
             self.by_slug[slug(x.name)] = x.id
             if x.name.startswith("The "):
                 self.by_slug[slug(x.name[4:])] = x.id  # "Pyramids" for "The Pyramids"
+        self.names: dict[str, str] = {}
+        """card, wonder or token id -> its printed name (a card's before a wonder's or token's)."""
+        for x in (*tokens, *wonders, *cards):
+            self.names[x.id] = x.name
 
     def name(self, any_id: str) -> str:
         """The printed name of a card, wonder or token id (the id itself if unknown)."""
-        for table in (self.cards, self.wonders, self.tokens):
-            if any_id in table:
-                return table[any_id].name  # type: ignore[attr-defined]
-        return any_id
+        return self.names.get(any_id, any_id)
 
 
 def _check(cards: list[Card], wonders: list[Wonder], tokens: list[Token], board: _BoardFile) -> None:
