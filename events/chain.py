@@ -68,7 +68,10 @@ class Linker:
 
     def __call__(self, prev_hash: str, seq: int, type: str, v: int, seat: int, data: bytes) -> Envelope:
         """The envelope after `prev_hash` with these fields and the command's shared ones."""
-        h = _hash(self._head, seq, type, v, self._mid, seat, prev_hash, data)
+        # `_hash`, inlined (one call less an event on the referee's hot path).
+        sq, ty, vv, st, ph = b"%d" % seq, type.encode(), b"%d" % v, b"%d" % seat, prev_hash.encode()
+        h = sha256(_EVENT % (self._head, len(sq), sq, len(ty), ty, len(vv), vv, self._mid, len(st), st,
+                             len(ph), ph, len(data), data)).hexdigest()
         return Envelope(game_id=self._game_id, game_type=self._game_type, seq=seq, type=type, v=v, time=self._time,
                         command_id=self._command_id, seat=seat, data=data, prev_hash=prev_hash, hash=h,
                         format=ENVELOPE_FORMAT)

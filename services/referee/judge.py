@@ -131,6 +131,12 @@ def where(exc: BaseException) -> str:
     return f"{type(exc).__name__}{frame}"
 
 
+_SHELL: dict[type, type] = {t: t for t in (GameOpened, SeatsTaken, ClockSet, TimedOut, SeatResigned, HostNamed,
+                                           UndoAllowed, Undone)}
+"""The shell's events a decision can carry (`_seal`: one look-up an event, where isinstance
+tests took ten for each of the game's): the two that set the Table's own fields, and those
+that only `advance` folds (clock, leaving, host, undo)."""
+
 Decision = tuple[tuple[Envelope, ...], Table]
 """A command's envelopes and the game's Table after them."""
 
@@ -443,17 +449,17 @@ class Judge:
         opened, seated = table.opened, table.seated
         folded = table.clock is not None or table.undo is not None
         for ev in events:
-            if isinstance(ev, GameOpened):
-                tag, v, data = META.encode(ev)
-                opened = ev
-            elif isinstance(ev, SeatsTaken):
-                tag, v, data = META.encode(ev)
-                seated = tuple(ev.seats)
-            elif isinstance(ev, (ClockSet, TimedOut, SeatResigned, HostNamed, UndoAllowed, Undone)):
-                tag, v, data = META.encode(ev)
-                folded = True
-            else:
+            shell = _SHELL.get(type(ev))
+            if shell is None:  # the game's own event
                 tag, v, data = gcodec.encode(ev)
+            else:
+                tag, v, data = META.encode(ev)
+                if shell is GameOpened:
+                    opened = ev
+                elif shell is SeatsTaken:
+                    seated = tuple(ev.seats)
+                else:
+                    folded = True
             seq += 1
             e = link(prev, seq, tag, v, seat, data)
             envelopes.append(e)
