@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import sys
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -97,6 +98,18 @@ def main() -> None:
         _table(args, pool.map if pool is not None else map)
 
 
+def _counted(results: Iterable[Any], n: int, what: str) -> list[Any]:
+    """`results` as a list, telling stderr how many of the `n` games are done (every tenth of
+    them, and the last): a row of 200 games takes minutes to hours."""
+    got: list[Any] = []
+    start, step = time.monotonic(), max(1, n // 10)
+    for g in results:
+        got.append(g)
+        if len(got) % step == 0 or len(got) == n:
+            print(f"  {what}: {len(got)}/{n} games, {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
+    return got
+
+
 def _table(args: argparse.Namespace, pmap: Callable[..., Iterable[Any]]) -> None:
     print(f"{'title':24} {'vs':7} {'budget':>6} {'games':>5}  {'mcts win share (95% CI)':28} "
           f"{'ms a decision':>13} {'playouts/s':>10}")
@@ -104,8 +117,8 @@ def _table(args: argparse.Namespace, pmap: Callable[..., Iterable[Any]]) -> None
         preset = TITLES[title]
         for opponent in args.opponents.split(","):
             for budget in map(int, args.budgets.split(",")):
-                got = list(pmap(partial(play, title, preset, opponent=opponent, iterations=budget),
-                            range(args.games)))
+                got = _counted(pmap(partial(play, title, preset, opponent=opponent, iterations=budget),
+                                    range(args.games)), args.games, f"{title} vs {opponent} at {budget}")
                 cpu = sum(g[3] for g in got)
                 per = 1000 * cpu / max(1, sum(g[2] for g in got))
                 rate = sum(g[4] for g in got) / cpu if cpu else 0.0
