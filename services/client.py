@@ -108,7 +108,10 @@ class Client:
             await self._reader_redis.connection_pool.disconnect()
         for f in self._waiting.values():
             f.cancel()
-        if self._held is not None and (self._sender is None or self._sender.done()):
+        if self._held is not None:
+            if self._sender is not None and not self._sender.done():  # a write under way ends first
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(asyncio.shield(self._sender), 2.0)
             await self._held.release()  # the pool is the caller's: its connection goes back
 
     @staticmethod
