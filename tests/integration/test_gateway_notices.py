@@ -16,8 +16,11 @@ from services.gateway.notices import Notices
 pytestmark = pytest.mark.integration
 
 
+SHARDS = 23  # counted on the last shard's channel, which no other test's deployment uses
+
+
 async def _subscribers(r: aioredis.Redis) -> int:
-    ((_, n),) = await r.pubsub_numsub(keys.updates(0))
+    ((_, n),) = await r.pubsub_numsub(keys.updates(SHARDS - 1))
     return int(n)
 
 
@@ -32,7 +35,7 @@ async def _until(r: aioredis.Redis, want: int, within: float = 3.0) -> int:
 
 async def test_subscribed_only_while_a_game_is_watched(redis: aioredis.Redis) -> None:
     base = await _subscribers(redis)  # other clients' subscriptions, if any, stay as they are
-    notices, stop = Notices(redis, 1), asyncio.Event()
+    notices, stop = Notices(redis, SHARDS), asyncio.Event()
     task = asyncio.create_task(notices.run(stop))
     try:
         await asyncio.sleep(0.5)
@@ -44,7 +47,7 @@ async def test_subscribed_only_while_a_game_is_watched(redis: aioredis.Redis) ->
         watched.clear()
         other = notices.watch("g-other")
         other.clear()
-        await redis.publish(keys.updates(0), "g-watched")
+        await redis.publish(keys.updates(SHARDS - 1), "g-watched")
         await asyncio.wait_for(watched.wait(), 2.0)
         await asyncio.sleep(0.1)
         assert not other.is_set()  # a notice wakes its own game's watchers only
