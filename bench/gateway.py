@@ -24,6 +24,11 @@ kind of commands, one game's commands one after another.
     each socket's receipt of its view, p50/p99/max. The receiving sockets live in this
     process (their reading is part of the delay). The fd limit is raised as needed.
 
+After each closed-loop round, how long the projector took to catch up (its views trail the
+outcomes while it is behind; the outcomes do not wait for them) is printed too: a closed
+loop's rate is the referee's, and a projector that falls behind makes it look faster than
+the service can go on.
+
 Each timed round of (1) and (2) starts once the service is idle (`settle`: no command
 pending or unread, no feed entry unprojected): the first half-load rounds used to start on
 the projector's backlog from the closed loops, and their p99 was that backlog's.
@@ -35,6 +40,7 @@ and runs by their ratios.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import resource
@@ -93,6 +99,7 @@ class Round:
     cpu_us: float  # up + the gateway (or the direct client)
     service_us: float  # up alone
     late_p99: float = 0.0  # open loop: how late commands were published against the schedule (ms)
+    behind_s: float = 0.0  # closed loop: seconds after its last outcome until every view was projected
 
 
 class Stack:
@@ -208,9 +215,17 @@ class Pool:
 
 async def _measured(stack: Stack, direct: bool, run: Callable[[], Awaitable[tuple[list[float], int, float]]]
                     ) -> tuple[list[float], int, float, float, float]:
+    """`run()` timed, with the CPU it cost. This process's heap (the scripted games: ~10^5-10^6
+    objects) is frozen for the round: a full collection of it took up to 121 ms here, and every
+    command in flight, either path's, was counted that much slower."""
+    gc.collect()
+    gc.freeze()
     up0, gw0 = stack.cpu()
     me0 = time.process_time()
-    lat, n, wall = await run()
+    try:
+        lat, n, wall = await run()
+    finally:
+        gc.unfreeze()
     up1, gw1 = stack.cpu()
     mine = time.process_time() - me0
     extra = mine if direct else gw1 - gw0
@@ -438,8 +453,10 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
                     closed[name].append(await closed_loop(stack, paths[name], pool, commands, concurrency,
                                                           name == "direct"))
                     x = closed[name][-1]
+                    x.behind_s = await settle(r)
                     console.print(f"  closed loop, {name}: {x.rate:,.0f} commands/s, p50 {x.p50:.2f} ms, "
-                                  f"p99 {x.p99:.2f} ms, CPU {x.cpu_us:.0f} µs a command (up alone {x.service_us:.0f})")
+                                  f"p99 {x.p99:.2f} ms, CPU {x.cpu_us:.0f} µs a command (up alone {x.service_us:.0f}); "
+                                  f"views projected {x.behind_s:.2f} s after the last outcome")
             for k in range(rounds if parts in ("all", "paths") else 0):
                 for name in (("gateway", "direct") if k % 2 == 0 else ("direct", "gateway")):
                     rate = _med(closed["gateway"], "rate") / 2  # both at the gateway's half load
@@ -478,6 +495,8 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
 
         row("commands/s, closed loop", closed, "{0:,.0f}")
         row("p50 / p99 closed loop (ms)", closed, "{1:.2f} / {2:.2f}")
+        t.add_row("closed loop: views projected after the last outcome (s)",
+                  *(f"{_med(closed[p], 'behind_s'):.2f}" for p in ("gateway", "direct")), "")
         t.add_row("CPU a command at half load (µs): up + gateway | up + client", f"{g_cpu:.0f}", f"{d_cpu:.0f}", "")
         t.add_row("CPU the gateway adds", f"{g_cpu / d_cpu - 1:+.0%}", "", "≤ +15%")
         row("p50 / p99 at half load (ms)", half, "{1:.2f} / {2:.2f}", "p99 < 15")

@@ -188,6 +188,51 @@ async def test_a_batch_written_after_its_entries_were_lost_writes_nothing_of_tha
     assert p.tables[gid].version == cut[0]
 
 
+async def test_each_game_projected_is_announced_once_its_views_are_written(r, referee_factory):
+    """The projector's write script PUBLISHes `updated:{s}` for the games it wrote, in the
+    same call as their views; a game it could not write (its log was cut between the read
+    and the write) is announced after it was projected again from its log. Every notice is
+    read by a subscriber that looks up the game's stored view right away: each game is
+    announced, and its last notice finds the view at the seq its table ends at."""
+    played = await _played(r, referee_factory, 2)
+    store = EventStore(r)
+    gid, other = played[0].game_id, played[1].game_id
+    p = Projector(r, store, 0)
+    script, cut = p._script, []
+
+    async def cut_first(*args, **kw):
+        if not cut:
+            cut.append(await _cut_last_command(r, store, gid))
+        return await script(*args, **kw)
+
+    p._script = cut_first
+    ps = r.pubsub()
+    await ps.subscribe(keys.updates(0))
+    await ps.get_message(timeout=1)  # the subscription's confirmation
+    seen: list[tuple[str, int]] = []
+
+    async def listen() -> None:
+        while True:
+            m = await ps.get_message(ignore_subscribe_messages=True, timeout=1)
+            if m is None:
+                return
+            g = m["data"].decode()
+            seen.append((g, int(await r.hget(keys.view(0, g, None), "seq") or 0)))
+
+    listener = asyncio.create_task(listen())
+    try:
+        while await p.step(block=False):
+            pass
+        await listener
+    finally:
+        await ps.aclose()
+    assert cut and p.reprojected == 1
+    assert {g for g, _ in seen} == {gid, other}
+    for g in (gid, other):
+        assert [seq for x, seq in seen if x == g][-1] == p.tables[g].version > 0
+    assert p.tables[gid].version == cut[0]  # announced after its views were projected again
+
+
 async def test_a_game_that_does_not_fold_is_quarantined_and_the_others_go_on(r, referee_factory):
     """One game whose log cannot be folded (here: an event whose payload does not decode)
     used to be retried forever, and no other game of the shard was projected. Now it is
