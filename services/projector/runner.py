@@ -119,10 +119,9 @@ return {newer, behind}
 LINGER_S = 0.002
 """How long `run` waits before its next read after a batch smaller than `LINGER_BELOW`
 (none after an idle wait: a command that comes alone is projected at once). While commands
-come fast, so the projector reads fuller batches instead of many small ones: each read and
-write has a fixed cost, and the projector shares its process with the referees, whose time
-it would take (without it, the direct closed loop of `bench gateway` fell from 4.1-4.4k to
-2.1-2.6k commands/s once the write got cheaper: bench/RESULTS.md)."""
+come fast, the projector then reads a few entries at a time instead of one: each read and
+write has a fixed cost, paid in the process the referees share (measured: up's CPU a
+command and the gateway's half-load p99 both lower with it, bench/RESULTS.md)."""
 LINGER_BELOW = 32
 
 
