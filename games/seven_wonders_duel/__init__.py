@@ -16,7 +16,7 @@ from games.seven_wonders_duel.scoring import facets, result
 from games.seven_wonders_duel.setup import PRESETS, RULES_VERSION, Fixture, setup
 from games.seven_wonders_duel.state import INITIAL
 from games.seven_wonders_duel.upcasters import UPCASTERS
-from games.seven_wonders_duel.view import facet_text, render, view
+from games.seven_wonders_duel.view import facet_text, render, view, views
 from games.seven_wonders_duel.svg import svg
 
 GAME = GameDef(
@@ -34,6 +34,7 @@ GAME = GameDef(
     legal_commands=legal_commands,
     to_act=to_act,
     view=view,
+    views=views,
     result=result,
     facets=facets,
     set_facets=frozenset({"wonders"}),

@@ -11,6 +11,8 @@ The Great Library, to their owner only, while choosing (§12).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from games.contract import Result
@@ -75,7 +77,27 @@ class View(msgspec.Struct, frozen=True, kw_only=True):
 
 def view(state: State, seat: int | None) -> View:
     """The view of `seat` (None = spectator); it never contains a hidden card or token."""
+    return _seat_view(state, seat, _public(state))
+
+
+def views(state: State, seats: Sequence[int | None]) -> list[View]:
+    """`[view(state, s) for s in seats]`, the part every audience shares (structure, cities,
+    the result) built once: what the projector writes at every step."""
+    public = _public(state)
+    return [_seat_view(state, s, public) for s in seats]
+
+
+def _seat_view(state: State, seat: int | None, public: View) -> View:
+    """`public` (the spectator's view) as `seat` sees it: its seat, and the options of a
+    decision it owes (the only part of a view that is not everybody's)."""
     mine = seat if seat in (0, 1) else None
+    p = state.pending
+    if mine is None or p is None or p.seat != mine:
+        return public if mine is None else msgspec.structs.replace(public, seat=mine)
+    return msgspec.structs.replace(public, seat=mine, pending=PendingView(seat=p.seat, kind=p.kind, options=p.options))
+
+
+def _public(state: State) -> View:
     slots: list[Slot] = []
     if state.phase in ("play", "over") and state.age:
         structure = state.structures[state.age - 1]
@@ -88,15 +110,14 @@ def view(state: State, seat: int | None) -> View:
                 slots.append(Slot(position=p, card=card if up else None, back=back, accessible=p in reach))
     pending = None
     if state.pending is not None:
-        p = state.pending
-        pending = PendingView(seat=p.seat, kind=p.kind, options=p.options if mine == p.seat else None)
+        pending = PendingView(seat=state.pending.seat, kind=state.pending.kind, options=None)
     cities = tuple(
         CityView(seat=i, coins=c.coins, cards=c.cards, wonders=c.wonders, built=c.built, tucked=c.tucked,
                  tokens=c.tokens)
         for i, c in enumerate(state.cities)
     )
     return View(
-        seat=mine, phase=state.phase, first=state.first, age=state.age, to_act=to_act(state), cities=cities,
+        seat=None, phase=state.phase, first=state.first, age=state.age, to_act=to_act(state), cities=cities,
         pawn=state.pawn, military_tokens=state.military_tokens, board_tokens=state.board_tokens,
         box_size=len(state.box_tokens), discard=state.discard, structure=tuple(slots),
         draft=tuple(offered(state)) if state.phase == "draft" else (), pending=pending,
