@@ -10,7 +10,7 @@ kind of commands, one game's commands one after another.
 
 (1) Closed loop: CONCURRENCY games in flight, each sending its next command as soon as the
     last one's outcome came: commands/s and p50/p99 of publish → outcome, through the
-    gateway (POST /games/{id}/commands, aiohttp with keep-alive) and direct (services.client
+    gateway (POST /games/{id}/commands, keep-alive HTTP/1.1 parsed by httptools: `HttpPool`) and direct (services.client
     on the command stream), ROUNDS times each, alternately (the machine's speed drifts).
     CPU a command: the process CPU time (psutil) of `up` plus the gateway, and of `up` plus
     the direct client (this process, which does nothing else then), over each round.
@@ -45,6 +45,7 @@ import json
 import os
 import resource
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -55,7 +56,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-import aiohttp
+import httptools
 import httpx
 import msgspec
 import psutil
@@ -174,19 +175,106 @@ async def open_games(client: Client, store: EventStore, n: int, tag: str) -> lis
 Send = Callable[[Script], Awaitable[None]]
 
 
-def gateway_sender(http: aiohttp.ClientSession) -> Send:
-    """Commands over HTTP with aiohttp: httpx, the bench's client before, spent ~2.9 ms of this
-    process's CPU a command at 32 in flight (aiohttp ~0.17 ms), which capped the gateway's
-    closed loop near 150 commands/s while the gateway idled (bench/RESULTS.md)."""
+class _Http(asyncio.Protocol):
+    """One keep-alive HTTP/1.1 connection of the bench's load: a request written as bytes,
+    its response parsed by httptools (the C parser uvicorn uses) straight from the socket's
+    reads. aiohttp spent ~460 µs of this process's CPU a command at half load here, a fifth
+    of the 2-core machine the gateway shares (bench/RESULTS.md); this spends a fraction."""
+
+    def __init__(self) -> None:
+        self.transport: Any = None
+        self.parser = httptools.HttpResponseParser(self)
+        self.body: list[bytes] = []
+        self.done: asyncio.Future[tuple[int, bytes]] | None = None
+        self.used = time.monotonic()
+        self.lost = False
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.parser.feed_data(data)
+
+    def on_body(self, body: bytes) -> None:
+        self.body.append(body)
+
+    def on_message_complete(self) -> None:
+        if self.done is not None and not self.done.done():
+            self.done.set_result((self.parser.get_status_code(), b"".join(self.body)))
+        self.body = []
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        if self.done is not None and not self.done.done():
+            self.done.set_exception(ConnectionError(f"the gateway closed the connection: {exc}"))
+
+    async def request(self, head: bytes, body: bytes) -> tuple[int, bytes]:
+        self.done = asyncio.get_running_loop().create_future()
+        self.transport.write(head + body)
+        try:
+            return await self.done
+        finally:
+            self.used = time.monotonic()
+
+
+class HttpPool:
+    """Keep-alive connections to the gateway, one per request in flight. A connection idle
+    for `IDLE_S` is closed rather than reused: uvicorn ends idle ones after 5 s, and a
+    request written as it does so would be lost (or, sent again, doubled)."""
+
+    IDLE_S = 2.0
+
+    def __init__(self, base: str) -> None:
+        self.host, port = base.split("//")[1].split(":")
+        self.port = int(port)
+        self.idle: list[_Http] = []
+
+    async def take(self) -> _Http:
+        now = time.monotonic()
+        while self.idle:
+            c = self.idle.pop()
+            if not c.lost and now - c.used < self.IDLE_S:
+                return c
+            c.transport.close()
+        _, c = await asyncio.get_running_loop().create_connection(_Http, self.host, self.port)
+        c.transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return c
+
+    def give(self, c: _Http) -> None:
+        if not c.lost:
+            self.idle.append(c)
+
+    def close(self) -> None:
+        for c in self.idle:
+            c.transport.close()
+        self.idle = []
+
+
+def gateway_sender(http: HttpPool) -> Send:
+    """Commands over HTTP (`HttpPool`). The clients before: httpx spent ~2.9 ms of this
+    process's CPU a command at 32 in flight, which capped the gateway's closed loop near 150
+    commands/s while the gateway idled; aiohttp ~0.17 ms there and ~0.46 ms at half load
+    (bench/RESULTS.md)."""
+    host = f"{http.host}:{http.port}".encode()
+
     async def send(s: Script) -> None:
         seat, _, body = s.moves[s.next]
-        async with http.post(f"/games/{s.game_id}/commands", json={"command": body},
-                             headers={"Authorization": f"Bearer {s.tokens[seat]}"}) as res:
-            text = await res.text()
-            if res.status != 200:
-                raise RuntimeError(f"the gateway refused a scripted command: {text}")
+        data = _json.encode({"command": body})
+        head = (b"POST /games/%s/commands HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n"
+                b"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n"
+                % (s.game_id.encode(), host, s.tokens[seat].encode(), len(data)))
+        c = await http.take()
+        try:
+            status, text = await c.request(head, data)
+        finally:
+            http.give(c)
+        if status != 200:
+            raise RuntimeError(f"the gateway refused a scripted command: {text.decode(errors='replace')}")
         s.next += 1
     return send
+
+
+_json = msgspec.json.Encoder()
 
 
 def direct_sender(client: Client) -> Send:
@@ -434,14 +522,13 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
     await stack.start()
     r = aioredis.from_url(stack.url)
     store = EventStore(r)
+    http: HttpPool | None = None
     try:
         console.print(f"machine: a Python loop step takes {python_speed():.0f} ns (best of 3); "
                       "a 2-core machine shared with other work: compare within a run")
         per_game = 70  # a Duel game is 60-80 commands
-        async with Client(r, timeout=30) as client, aiohttp.ClientSession(
-                base_url=stack.base, timeout=aiohttp.ClientTimeout(total=30),
-                # idle connections let go before uvicorn's 5 s keep-alive ends them
-                connector=aiohttp.TCPConnector(limit=concurrency, keepalive_timeout=2.0)) as http:
+        http = HttpPool(stack.base)
+        async with Client(r, timeout=30) as client:
             paths = {"gateway": gateway_sender(http), "direct": direct_sender(client)}
             closed: dict[str, list[Round]] = {"gateway": [], "direct": []}
             half: dict[str, list[Round]] = {"gateway": [], "direct": []}
@@ -506,5 +593,7 @@ async def main(*, rounds: int, commands: int, concurrency: int, half_seconds: fl
                       f"{pct(fan.delays, 0.99):.1f} / {max(fan.delays, default=0):.1f}", "", "p99 < 50")
         console.print(t)
     finally:
+        if http is not None:
+            http.close()
         await r.aclose()
         stack.stop()
