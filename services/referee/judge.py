@@ -131,9 +131,9 @@ def where(exc: BaseException) -> str:
     return f"{type(exc).__name__}{frame}"
 
 
-_SHELL: dict[type, type] = {t: t for t in (GameOpened, SeatsTaken, ClockSet, TimedOut, SeatResigned, HostNamed,
-                                           UndoAllowed, Undone)}
-"""The shell's events a decision can carry (`_seal`: one look-up an event, where isinstance
+_SHELL: frozenset[type] = frozenset((GameOpened, SeatsTaken, ClockSet, TimedOut, SeatResigned, HostNamed,
+                                     UndoAllowed, Undone))
+"""The shell's events a decision can carry (`_seal`: one set look-up an event, where isinstance
 tests took ten for each of the game's): the two that set the Table's own fields, and those
 that only `advance` folds (clock, leaving, host, undo)."""
 
@@ -449,14 +449,14 @@ class Judge:
         opened, seated = table.opened, table.seated
         folded = table.clock is not None or table.undo is not None
         for ev in events:
-            shell = _SHELL.get(type(ev))
-            if shell is None:  # the game's own event
+            kind = type(ev)
+            if kind not in _SHELL:  # the game's own event
                 tag, v, data = gcodec.encode(ev)
             else:
                 tag, v, data = META.encode(ev)
-                if shell is GameOpened:
+                if kind is GameOpened:
                     opened = ev
-                elif shell is SeatsTaken:
+                elif kind is SeatsTaken:
                     seated = tuple(ev.seats)
                 else:
                     folded = True
