@@ -155,17 +155,11 @@ async def test_the_projector_projects_a_game_again_when_its_log_went_backwards(r
         assert fresh.reprojected >= 1
 
 
-async def test_a_batch_written_after_its_entries_were_lost_writes_nothing_of_that_game(r, referee_factory):
-    """Issue #26: after a failover without WAIT, a projector's batch write (views, row,
-    checkpoint) could run on the promoted replica, sent again by the cluster client, while
-    the entries it was folded from had died with the old master: the views stood at a seq
-    beyond the log's end, and nothing later mended them (in 2 of 11 failover runs,
-    `verify --all` failed one game). Here the last command of a finished game is cut from
-    the log between the projector's read and its write: nothing of that game is written
-    (no view of the lost seq, no row, no rated result, no move times) and the game is
-    projected again from its log, as the other game is projected as usual."""
+async def _projector_cutting_a_log(r, store: EventStore, referee_factory) -> tuple[Projector, str, str, list[int]]:
+    """Two finished Duel games and a projector whose first write finds the last command of
+    the first one cut from its log (between its read and its write); `cut` gets the seq the
+    log ends at then."""
     played = await _played(r, referee_factory, 2)
-    store = EventStore(r)
     gid, other = played[0].game_id, played[1].game_id
     p = Projector(r, store, 0)
     script, cut = p._script, []
@@ -176,6 +170,20 @@ async def test_a_batch_written_after_its_entries_were_lost_writes_nothing_of_tha
         return await script(*args, **kw)
 
     p._script = cut_first
+    return p, gid, other, cut
+
+
+async def test_a_batch_written_after_its_entries_were_lost_writes_nothing_of_that_game(r, referee_factory):
+    """Issue #26: after a failover without WAIT, a projector's batch write (views, row,
+    checkpoint) could run on the promoted replica, sent again by the cluster client, while
+    the entries it was folded from had died with the old master: the views stood at a seq
+    beyond the log's end, and nothing later mended them (in 2 of 11 failover runs,
+    `verify --all` failed one game). Here the last command of a finished game is cut from
+    the log between the projector's read and its write: nothing of that game is written
+    (no view of the lost seq, no row, no rated result, no move times) and the game is
+    projected again from its log, as the other game is projected as usual."""
+    store = EventStore(r)
+    p, gid, other, cut = await _projector_cutting_a_log(r, store, referee_factory)
     while await p.step(block=False):
         pass
     assert cut and p.reprojected == 1
@@ -194,18 +202,8 @@ async def test_each_game_projected_is_announced_once_its_views_are_written(r, re
     and the write) is announced after it was projected again from its log. Every notice is
     read by a subscriber that looks up the game's stored view right away: each game is
     announced, and its last notice finds the view at the seq its table ends at."""
-    played = await _played(r, referee_factory, 2)
     store = EventStore(r)
-    gid, other = played[0].game_id, played[1].game_id
-    p = Projector(r, store, 0)
-    script, cut = p._script, []
-
-    async def cut_first(*args, **kw):
-        if not cut:
-            cut.append(await _cut_last_command(r, store, gid))
-        return await script(*args, **kw)
-
-    p._script = cut_first
+    p, gid, other, cut = await _projector_cutting_a_log(r, store, referee_factory)
     ps = r.pubsub()
     await ps.subscribe(keys.updates(0))
     await ps.get_message(timeout=1)  # the subscription's confirmation
