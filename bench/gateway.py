@@ -10,8 +10,9 @@ kind of commands, one game's commands one after another.
 
 (1) Closed loop: CONCURRENCY games in flight, each sending its next command as soon as the
     last one's outcome came: commands/s and p50/p99 of publish → outcome, through the
-    gateway (POST /games/{id}/commands, keep-alive HTTP/1.1 parsed by httptools: `HttpPool`) and direct (services.client
-    on the command stream), ROUNDS times each, alternately (the machine's speed drifts).
+    gateway (POST /games/{id}/commands on keep-alive HTTP/1.1, parsed by httptools:
+    `HttpPool`) and direct (services.client on the command stream), ROUNDS times each,
+    alternately (the machine's speed drifts).
     CPU a command: the process CPU time (psutil) of `up` plus the gateway, and of `up` plus
     the direct client (this process, which does nothing else then), over each round.
 (2) Half load: the gateway's median closed-loop rate halved, offered open-loop on both
@@ -199,6 +200,8 @@ class _Http(asyncio.Protocol):
         self.body.append(body)
 
     def on_message_complete(self) -> None:
+        if not self.parser.should_keep_alive():  # the server closes it: never reused
+            self.lost = True
         if self.done is not None and not self.done.done():
             self.done.set_result((self.parser.get_status_code(), b"".join(self.body)))
         self.body = []
@@ -208,11 +211,17 @@ class _Http(asyncio.Protocol):
         if self.done is not None and not self.done.done():
             self.done.set_exception(ConnectionError(f"the gateway closed the connection: {exc}"))
 
-    async def request(self, head: bytes, body: bytes) -> tuple[int, bytes]:
+    async def request(self, head: bytes, body: bytes, timeout: float = 30.0) -> tuple[int, bytes]:
+        """Send one request and wait (at most `timeout` s) for its response; after a failure
+        the connection is closed, never reused."""
         self.done = asyncio.get_running_loop().create_future()
         self.transport.write(head + body)
         try:
-            return await self.done
+            return await asyncio.wait_for(self.done, timeout)
+        except BaseException:
+            self.lost = True
+            self.transport.close()
+            raise
         finally:
             self.used = time.monotonic()
 
