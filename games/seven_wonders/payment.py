@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from itertools import product
+from itertools import count, product
 from operator import add, itemgetter
 
 import msgspec
@@ -57,6 +57,15 @@ class Info(msgspec.Struct, frozen=True, gc=False):
     either: tuple[str, ...] = ()
     fixed_sell: Vec = (0,) * 7  # type: ignore[assignment]
     either_sell: tuple[str, ...] = ()
+    # Small ints standing for `own`, `sell` and the two prices (`_id_of`): the payment memo
+    # is keyed on them, not on the vectors, which would be hashed whole at each look-up.
+    own_id: int = 0
+    sell_id: int = 0
+    price_id: int = 0
+    # The most of each type the city makes at once, and sells: all a cost of one type
+    # depends on (`_one_type`).
+    own_max: Vec = (0,) * 7  # type: ignore[assignment]
+    sell_max: Vec = (0,) * 7  # type: ignore[assignment]
 
 
 CityKey = tuple[str, str, int, tuple[str, ...], tuple[str, ...]]
@@ -159,17 +168,35 @@ def _grown(parent: Info, effects: list, name: str | None, names: frozenset[str] 
     either, esell = tuple(sorted(either_all)), tuple(sorted(either_sell))
     if names is None:
         names = parent.names | {name} if name is not None else parent.names
+    own, sell, prices = _supply(fixed, either), _supply(fsell, esell), (tuple(left), tuple(right))
     return Info(
-        own=_supply(fixed, either),  # type: ignore[arg-type]
-        sell=_supply(fsell, esell),  # type: ignore[arg-type]
-        left_price=tuple(left),  # type: ignore[arg-type]
-        right_price=tuple(right),  # type: ignore[arg-type]
+        own=own,  # type: ignore[arg-type]
+        sell=sell,  # type: ignore[arg-type]
+        left_price=prices[0],  # type: ignore[arg-type]
+        right_price=prices[1],  # type: ignore[arg-type]
         names=names,
         fixed=fixed,  # type: ignore[arg-type]
         either=either,
         fixed_sell=fsell,  # type: ignore[arg-type]
         either_sell=esell,
+        own_id=_id_of(own),
+        sell_id=_id_of(sell),
+        price_id=_id_of(prices),
+        own_max=tuple(map(max, *own)) if len(own) > 1 else own[0],  # type: ignore[arg-type]
+        sell_max=tuple(map(max, *sell)) if len(sell) > 1 else sell[0],  # type: ignore[arg-type]
     )
+
+
+_ids: Memo[tuple, int] = Memo(MAX_ENTRIES)
+_serials = count(1)
+
+
+def _id_of(value: tuple) -> int:
+    """A number for `value`, the same while it stays in `_ids`; a value let go and met
+    again gets a new one, never an old one, so a memo key of these numbers always means
+    the same vectors (an entry under a forgotten number is just never found again)."""
+    got = _ids.get(value)
+    return got if got is not None else _ids.put(value, next(_serials))
 
 
 @lru_cache(maxsize=8192)
@@ -200,18 +227,142 @@ def ways(need: Vec, me: City, left: City, right: City, *, wasteful: bool = False
     """
     if not any(need):
         return (_FREE,)
-    mine = _info(city_key(me))
-    return _ways(need, mine.own, mine.left_price, mine.right_price, _info(city_key(left)).sell,
-                 _info(city_key(right)).sell, wasteful)
+    return _listed(need, _info(city_key(me)), _info(city_key(left)), _info(city_key(right)), wasteful)
+
+
+def payer(me: City, left: City, right: City) -> Callable[[Vec], tuple[tuple[int, int], ...]]:
+    """The coins (to the left, to the right) of each of `ways(need, me, left, right)`, in
+    its order, as a function of `need` alone: what `legal_commands` lists for a whole
+    hand of cards, the three cities' productions looked up once."""
+    mine, lc, rc = _info(city_key(me)), _info(city_key(left)), _info(city_key(right))
+
+    def pay(need: Vec) -> tuple[tuple[int, int], ...]:
+        i = _TYPE_OF.get(need)
+        if i is not None:
+            short = need[i] - mine.own_max[i]
+            if short <= 0:
+                return _FREE_PAIR
+            return _one_type(short, mine.left_price[i], mine.right_price[i], lc.sell_max[i], rc.sell_max[i])
+        if not any(need):
+            return _FREE_PAIR
+        idx, cut = _types(need)
+        own_id, own = _cut(mine.own_id, mine.own, idx, cut)
+        ls_id, ls = _cut(lc.sell_id, lc.sell, idx, cut)
+        rs_id, rs = _cut(rc.sell_id, rc.sell, idx, cut)
+        wanted, lp, rp = cut(need), cut(mine.left_price), cut(mine.right_price)
+        short = _short_lists.get((wanted, own_id))
+        if short is None:
+            short = _short_lists.put((wanted, own_id), _minimal(wanted, own))
+        if len(short) == 1:
+            return _bought(short[0], lp, rp, ls_id, rs_id, ls, rs)
+        return tuple(sorted({p for m in short for p in _bought(m, lp, rp, ls_id, rs_id, ls, rs)}, key=_pair_order))
+    return pay
 
 
 _FREE = Way(0, 0, (0,) * 7, (0,) * 7)  # type: ignore[arg-type]
+_FREE_PAIR = ((0, 0),)
+
+_listings: Memo[tuple, tuple[Way, ...]] = Memo(MAX_ENTRIES)
+"""`_ways` by need and the numbers of the productions and prices it depends on."""
 
 
-@lru_cache(maxsize=MAX_ENTRIES)
+def _listed(need: Vec, mine: Info, lc: Info, rc: Info, wasteful: bool) -> tuple[Way, ...]:
+    """`_ways` for these cities' productions, memoized on their numbers."""
+    key = (need, mine.own_id, mine.price_id, lc.sell_id, rc.sell_id, wasteful)
+    hit = _listings.get(key)
+    if hit is None:
+        hit = _listings.put(key, _ways(need, mine.own, mine.left_price, mine.right_price, lc.sell, rc.sell, wasteful))
+    return hit
+
+
+_TYPE_OF: dict[Vec, int] = {
+    tuple(k if j == i else 0 for j in range(7)): i for i in range(7) for k in range(1, 8)}  # type: ignore[misc]
+"""The type of a cost of one type (1-7 units), by cost."""
+
+
+@lru_cache(maxsize=4096)
+def _one_type(short: int, lp: int, rp: int, lmax: int, rmax: int) -> tuple[tuple[int, int], ...]:
+    """The coins of each way to buy `short` units of one type at these prices from
+    neighbours selling at most `lmax` and `rmax` of it, in `_ways`' order: a one-type
+    cost's one minimal shortfall is the cost less the most the city makes, and every
+    purchase of a pair of neighbour settings is one of the pair selling the most. (43% of
+    the costs asked for in random 5-player games; a few hundred keys occur.)"""
+    pairs = [(x * lp, (short - x) * rp) for x in range(max(0, short - rmax), min(short, lmax) + 1)]
+    return tuple(sorted(pairs, key=_pair_order))
+
+
+def _pair_order(p: tuple[int, int]) -> tuple[int, int, int]:
+    return (p[0] + p[1], p[1], p[0])
+
+
+_cuts: Memo[tuple[int, tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = Memo(MAX_ENTRIES)
+
+
+def _cut(vid: int, vectors: tuple[Vec, ...], idx: tuple[int, ...], cut: Callable
+         ) -> tuple[int, tuple[tuple[int, ...], ...]]:
+    """`vectors` (numbered `vid`) cut down to the types `idx`, duplicates dropped, and
+    their number: all the search for a cost of those types needs of a city."""
+    got = _cuts.get((vid, idx))
+    if got is None:
+        v = tuple(dict.fromkeys(map(cut, vectors)))
+        got = _cuts.put((vid, idx), (_id_of(v), v))
+    return got
+
+
+_short_lists: Memo[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = Memo(MAX_ENTRIES)
+"""`_minimal` by the cut-down cost and the number of the city's cut-down production."""
+
+
+def _minimal(need: tuple[int, ...], own: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """`_shortfalls` on vectors cut down to a cost's types: what each setting of the
+    city's sources leaves missing, the minimal ones only."""
+    short = {tuple([a - b if a > b else 0 for a, b in zip(need, o)]) for o in own}
+    if len(short) > 1:
+        short = {m for m in short if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in short)}
+    return tuple(short)
+
+
+_bought_lists: Memo[tuple, tuple[tuple[int, int], ...]] = Memo(MAX_ENTRIES)
+"""`_bought`'s answers by shortfall, prices and the numbers of the neighbours' cut-down sales."""
+
+
+def _bought(m: tuple[int, ...], lp: tuple[int, ...], rp: tuple[int, ...], ls_id: int, rs_id: int,
+            ls: tuple[tuple[int, ...], ...], rs: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, int], ...]:
+    """The coins of every split of shortfall `m` between neighbours selling one of `ls`
+    (numbered `ls_id`) and one of `rs`, at prices `lp` and `rp`, in `_ways`' order
+    (`_purchases`' boxes, on vectors cut down to a cost's types)."""
+    key = (m, lp, rp, ls_id, rs_id)
+    hit = _bought_lists.get(key)
+    if hit is not None:
+        return hit
+    if not any(m):
+        return _bought_lists.put(key, _FREE_PAIR)
+    # A split (L from the left, m - L from the right) is possible exactly when one of the
+    # left's settings covers L and one of the right's covers m - L: the two sides apart.
+    right = _sellable(m, rs_id, rs)
+    found = {(sum([a * p for a, p in zip(fl, lp)]), sum([(a - b) * p for a, b, p in zip(m, fl, rp)]))
+             for fl in _sellable(m, ls_id, ls) if tuple([a - b for a, b in zip(m, fl)]) in right}
+    return _bought_lists.put(key, tuple(sorted(found, key=_pair_order)))
+
+
+_sellables: Memo[tuple, frozenset[tuple[int, ...]]] = Memo(MAX_ENTRIES)
+
+
+def _sellable(m: tuple[int, ...], sid: int, sells: tuple[tuple[int, ...], ...]) -> frozenset[tuple[int, ...]]:
+    """Every purchase of at most `m` that a neighbour selling one of `sells` (numbered
+    `sid`) can make in one setting of its sources."""
+    key = (m, sid)
+    hit = _sellables.get(key)
+    if hit is None:
+        hit = _sellables.put(key, frozenset(
+            fl for s in sells for fl in product(*(range((a if a < b else b) + 1) for a, b in zip(m, s)))))
+    return hit
+
+
 def _ways(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, lsell: tuple[Vec, ...],
           rsell: tuple[Vec, ...], wasteful: bool = False) -> tuple[Way, ...]:
-    """Cached on what the answer depends on: many cities share production and prices.
+    """Every distinct way to cover `need` with production `own`, prices and the
+    neighbours' sales (memoized by `_listed`: many cities share production and prices).
 
     `wasteful` also admits buying units the city could make itself (§6 [interpretation]:
     "a player may buy a type that his own city also produces"), never more units of a

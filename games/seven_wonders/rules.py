@@ -43,7 +43,7 @@ from games.seven_wonders.end_of_turn import (
 from games.seven_wonders.events import DiscardBuildSkipped, SevenWondersEvent, SeventhCardPlayed
 from games.seven_wonders.evolve import evolve
 from games.seven_wonders.military import DEFEAT, VICTORY
-from games.seven_wonders.payment import Way, info, ways
+from games.seven_wonders.payment import info, payer
 from games.seven_wonders.plays import (
     DISCARD_COINS,
     command_play,
@@ -165,14 +165,15 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
     me, left, right = neighbours(state, city)
     names = info(me).names
     side = BOARDS[me.wonder].sides[me.side]
-    stage_ways: tuple[Way, ...] = ()
-    join_ways: tuple[Way, ...] = ()
+    pay = payer(me, left, right)
+    stage_ways: tuple[tuple[int, int], ...] = ()  # coins to the left and to the right
+    join_ways: tuple[tuple[int, int], ...] = ()
     if me.stages < len(side.stages):
-        all_ways = ways(vec(side.stages[me.stages].cost), me, left, right)
-        stage_ways = tuple(w for w in all_ways if w.total <= me.coins)
+        all_ways = pay(vec(side.stages[me.stages].cost))
+        stage_ways = tuple(w for w in all_ways if w[0] + w[1] <= me.coins)
         if state.edifices and join_refusal(state, city) is None:  # Edifice §4: join with the stage
             price = EDIFICE.cards[state.edifices[state.age - 1]].cost_coins
-            join_ways = tuple(w for w in all_ways if w.total + price <= me.coins)
+            join_ways = tuple(w for w in all_ways if w[0] + w[1] + price <= me.coins)
     free = free_build_ready(state, city)
     picks: tuple[int | None, ...] = stage_choices(state, city) or (None,)  # Ur / Carthage
     out: list[Command_] = []
@@ -189,16 +190,17 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
             if chain:
                 out.append(Build(card=key, left=0, right=0, free_city=fc))
             else:
-                for w in ways(CATALOG.need[cid], me, left, right):
-                    if w.total + card.cost_coins <= me.coins:
-                        out.append(Build(card=key, left=w.left, right=w.right, free_city=fc))
+                budget = me.coins - card.cost_coins
+                # positional: Build(card, left, right, free, free_city), 85 against 231 ns
+                out.extend([Build(key, lc, rc, False, fc) for lc, rc in pay(CATALOG.need[cid]) if lc + rc <= budget])
             if free and not (forced and chain):
                 out.append(Build(card=key, free=True, free_city=fc))
         if not (forced and chain):
             for o in picks:
-                out.extend(BuildStage(card=key, left=w.left, right=w.right, free_city=fc, option=o) for w in stage_ways)
-                out.extend(BuildStage(card=key, left=w.left, right=w.right, join=True, option=o) for w in join_ways)
-            discards.append(Discard(card=key, free_city=fc))
+                # BuildStage(card, left, right, free_city, join, option)
+                out.extend([BuildStage(key, lc, rc, fc, False, o) for lc, rc in stage_ways])
+                out.extend([BuildStage(key, lc, rc, False, True, o) for lc, rc in join_ways])
+            discards.append(Discard(key, fc))
         if not forced:
             out.append(discards.pop())
     if forced and not out:

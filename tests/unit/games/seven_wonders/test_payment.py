@@ -538,7 +538,6 @@ def test_the_payment_search_finds_exactly_the_ways_the_rules_define(need, own, l
     cheapest first with ties to the left, each with units that one setting of each
     neighbour's sources can sell and that cover a minimal shortfall."""
     own, lsell, rsell = tuple(sorted(set(own))), tuple(sorted(set(lsell))), tuple(sorted(set(rsell)))
-    payment._ways.cache_clear()
     payment._shortfalls.cache_clear()
     got = payment._ways(need, own, lp, rp, lsell, rsell)
     assert {(w.left, w.right) for w in got} == _by_definition(need, own, lp, rp, lsell, rsell)
@@ -591,6 +590,49 @@ def test_a_named_payment_checks_like_the_listed_ways_on_real_cities() -> None:
             for e in g.decide(state, seat, cmd):
                 state = g.evolve(state, e)
     assert min(kinds.values()) >= 20, kinds
+
+
+_CITY = st.builds(lambda w, side, built, stages: City(wonder=w, side=side, built=tuple(dict.fromkeys(built)),
+                                                       stages=min(stages, len(BOARDS[w].sides[side].stages))),
+                  st.sampled_from(sorted(BOARDS)), st.sampled_from(["A", "B"]),
+                  st.lists(st.sampled_from(_CARDS), max_size=16), st.integers(0, 4))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_CITY, _CITY, _CITY), min_size=1, max_size=3),
+       st.lists(st.one_of(_NEED, st.sampled_from([CATALOG.need[c] for c in _CARDS])), min_size=1, max_size=6))
+def test_legal_commands_payments_are_the_coins_of_the_listed_ways(cities, needs) -> None:
+    """§6: `legal_commands` prices a hand with `payer`, which works on costs of one type
+    from each city's most made and sold of it and on any other cost from memos keyed on
+    numbered, cut-down productions; for any cities and costs (the memos carried from one
+    example to the next, so answers found for other cities are looked up too) it gives
+    the coins of exactly the ways `ways` lists, in its order."""
+    for me, left, right in cities:
+        pay = payment.payer(me, left, right)
+        for need in needs:
+            assert pay(need) == tuple(coins(ways(need, me, left, right)))
+
+
+def test_legal_commands_payments_are_the_listed_ways_on_played_cities() -> None:
+    """§6 on the cities of played games: for every card of the catalog and every stage
+    of each city's board, `payer` gives the coins of `ways`' list, in its order."""
+    g = get("seven_wonders")
+    asked = 0
+    for n in range(3):
+        state = replay(g, g.setup(g.presets["5p"], Seed(b"payer-%d" % n)))
+        rng = random.Random(n)
+        while g.result(state) is None:
+            seat = g.to_act(state)[0]
+            me, left, right = state.cities[seat], state.cities[left_of(seat, 5)], state.cities[right_of(seat, 5)]
+            pay = payment.payer(me, left, right)
+            costs = [CATALOG.need[c] for c in _CARDS] + [vec(st.cost) for st in BOARDS[me.wonder].sides[me.side].stages]
+            for need in costs:
+                assert pay(need) == tuple(coins(ways(need, me, left, right)))
+                asked += 1
+            cmd = rng.choice(g.legal_commands(state, seat))
+            for e in g.decide(state, seat, cmd):
+                state = g.evolve(state, e)
+    assert asked > 10_000
 
 
 def test_no_alternative_of_a_stage_produces_or_discounts() -> None:
