@@ -9,6 +9,7 @@ A malformed row fails loudly with its file and row.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -183,6 +184,7 @@ def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
+@lru_cache(maxsize=1024)  # costs of cards and stages: a few dozen strings
 def vec(cost: str) -> Vec:
     """'SSO' -> the resource vector (W, S, C, O, G, L, P)."""
     return tuple(cost.count(r) for r in RESOURCES)  # type: ignore[return-value]
@@ -201,6 +203,12 @@ class Catalog:
         for c in cards:
             self.by_key[c.key] = (*self.by_key.get(c.key, ()), c.id)
         self.need: dict[str, Vec] = {c.id: vec(c.cost) for c in cards}
+        self.listing: dict[str, tuple[str, str, frozenset[str], Vec, int]] = {
+            c.id: (slug(c.name), c.name, frozenset(c.chain_from), vec(c.cost), c.cost_coins) for c in cards}
+        """card id -> (key, name, names it chains from, resources, coins): what
+        `legal_commands` reads of each card of a hand, in one look-up."""
+        if len({t[0] for t in self.listing.values()}) != len(set(self.listing.values())):
+            raise ValueError("cards of one key must cost and chain alike (legal_commands lists a key once)")
         self.guilds: tuple[str, ...] = tuple(c.id for c in cards if c.guild)
 
     def deck(self, age: int, players: int) -> list[str]:

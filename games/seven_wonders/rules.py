@@ -178,28 +178,23 @@ def legal_commands(state: State, seat: int) -> list[Command_]:
     picks: tuple[int | None, ...] = stage_choices(state, city) or (None,)  # Ur / Carthage
     out: list[Command_] = []
     discards: list[Command_] = []
-    seen: set[str] = set()
-    for cid in sorted(cards, key=lambda c: CATALOG.key[c]):
-        card = CATALOG.cards[cid]
-        key = CATALOG.key[cid]
-        if key in seen:
-            continue
-        seen.add(key)
-        chain = card.name not in names and any(n in names for n in card.chain_from)
-        if card.name not in names:
+    listing = CATALOG.listing
+    for key, name, chain_from, need, cost_coins in sorted({listing[c] for c in cards}):  # by key, each once
+        chain = name not in names and not names.isdisjoint(chain_from)
+        if name not in names:
             if chain:
-                out.append(Build(card=key, left=0, right=0, free_city=fc))
+                out.append(Build(key, 0, 0, False, fc))  # positional: Build(card, left, right, free, free_city)
             else:
-                budget = me.coins - card.cost_coins
-                # positional: Build(card, left, right, free, free_city), 85 against 231 ns
-                out.extend([Build(key, lc, rc, False, fc) for lc, rc in pay(CATALOG.need[cid]) if lc + rc <= budget])
+                budget = me.coins - cost_coins
+                out.extend([Build(key, lc, rc, False, fc) for lc, rc in pay(need) if lc + rc <= budget])
             if free and not (forced and chain):
-                out.append(Build(card=key, free=True, free_city=fc))
+                out.append(Build(key, None, None, True, fc))
         if not (forced and chain):
-            for o in picks:
-                # BuildStage(card, left, right, free_city, join, option)
-                out.extend([BuildStage(key, lc, rc, fc, False, o) for lc, rc in stage_ways])
-                out.extend([BuildStage(key, lc, rc, False, True, o) for lc, rc in join_ways])
+            for o in picks:  # BuildStage(card, left, right, free_city, join, option)
+                if stage_ways:
+                    out.extend([BuildStage(key, lc, rc, fc, False, o) for lc, rc in stage_ways])
+                if join_ways:
+                    out.extend([BuildStage(key, lc, rc, False, True, o) for lc, rc in join_ways])
             discards.append(Discard(key, fc))
         if not forced:
             out.append(discards.pop())
