@@ -387,9 +387,21 @@ def way_paying(need: Vec, me: City, left: City, right: City, to_left: int, to_ri
     (a command names its payment, and the referee checks it on every build)."""
     if not any(need):
         return _FREE if to_left == to_right == 0 else None
-    mine = _info(city_key(me))
-    return _way_paying(need, mine.own, mine.left_price, mine.right_price, _info(city_key(left)).sell,
-                       _info(city_key(right)).sell, to_left, to_right)
+    mine, lc, rc = _info(city_key(me)), _info(city_key(left)), _info(city_key(right))
+    i = _TYPE_OF.get(need)
+    if i is not None:  # one type: the coins name the split (prices are at least 1), `_one_type`'s range
+        short = need[i] - mine.own_max[i]
+        if short <= 0:
+            return _FREE if to_left == to_right == 0 else None
+        lp, rp = mine.left_price[i], mine.right_price[i]
+        x, rest = divmod(to_left, lp)
+        if rest or not 0 <= x <= short or x > lc.sell_max[i] or short - x > rc.sell_max[i] \
+                or (short - x) * rp != to_right:
+            return None
+        fl, fr = [0] * 7, [0] * 7
+        fl[i], fr[i] = x, short - x
+        return Way(to_left, to_right, tuple(fl), tuple(fr))  # type: ignore[arg-type]
+    return _way_paying(need, mine.own, mine.left_price, mine.right_price, lc.sell, rc.sell, to_left, to_right)
 
 
 def _way_paying(need: Vec, own: tuple[Vec, ...], left_price: Vec, right_price: Vec, lsell: tuple[Vec, ...],

@@ -613,6 +613,21 @@ def test_legal_commands_payments_are_the_coins_of_the_listed_ways(cities, needs)
             assert pay(need) == tuple(coins(ways(need, me, left, right)))
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.tuples(_CITY, _CITY, _CITY), st.lists(st.one_of(_NEED, st.sampled_from([CATALOG.need[c] for c in _CARDS])),
+                                                min_size=1, max_size=4))
+def test_a_named_payment_is_the_listed_way_with_those_coins_for_any_cities(cities, needs) -> None:
+    """§6: `way_paying` (the referee's check of a named payment, one-type costs worked out
+    from the coins alone) gives, for any cities, cost and coin pair, the very Way (units
+    included) that `ways` lists with those coins, and None for a pair it does not list."""
+    me, left, right = cities
+    for need in needs:
+        listed = {(w.left, w.right): w for w in ways(need, me, left, right)}
+        for lc in range(-2, 11):
+            for rc in range(-2, 11):
+                assert payment.way_paying(need, me, left, right, lc, rc) == listed.get((lc, rc))
+
+
 def test_legal_commands_payments_are_the_listed_ways_on_played_cities() -> None:
     """§6 on the cities of played games: for every card of the catalog and every stage
     of each city's board, `payer` gives the coins of `ways`' list, in its order."""
