@@ -567,28 +567,33 @@ def test_a_named_payment_is_found_as_the_listed_way_with_those_coins(need, own, 
             assert payment._way_paying(need, own, lp, rp, lsell, rsell, lc, rc) == listed.get((lc, rc))
 
 
+def _played_cities(players: int, games: int, tag: bytes):
+    """(the city to act, its left and right neighbours, a Random) at every step of
+    `games` random games of `players`."""
+    g = get("seven_wonders")
+    for n in range(games):
+        state = replay(g, g.setup(g.presets[f"{players}p"], Seed(tag + b"-%d" % n)))
+        rng = random.Random(n)
+        while g.result(state) is None:
+            seat = g.to_act(state)[0]
+            yield state.cities[seat], state.cities[left_of(seat, players)], state.cities[right_of(seat, players)], rng
+            for e in g.decide(state, seat, rng.choice(g.legal_commands(state, seat))):
+                state = g.evolve(state, e)
+
+
 def test_a_named_payment_checks_like_the_listed_ways_on_real_cities() -> None:
     """§6 on the cities of played games: `way_paying` (the referee's path) agrees with
     `ways` for every coin pair on the cards a city might build, cities that cover a cost
     alone (the free way) and cities that cannot pay at all included."""
-    g = get("seven_wonders")
     kinds = {"free": 0, "bought": 0, "none": 0}
-    for n in range(4):
-        state = replay(g, g.setup(g.presets["4p"], Seed(b"way-paying-%d" % n)))
-        rng = random.Random(n)
-        while g.result(state) is None:
-            seat = g.to_act(state)[0]
-            me, left, right = state.cities[seat], state.cities[left_of(seat, 4)], state.cities[right_of(seat, 4)]
-            for cid in rng.sample(_CARDS, 4):
-                need = CATALOG.need[cid]
-                listed = {(w.left, w.right): w for w in ways(need, me, left, right)}
-                kinds["free" if (0, 0) in listed else "bought" if listed else "none"] += 1
-                for lc in range(0, 7):
-                    for rc in range(0, 7):
-                        assert payment.way_paying(need, me, left, right, lc, rc) == listed.get((lc, rc))
-            cmd = rng.choice(g.legal_commands(state, seat))
-            for e in g.decide(state, seat, cmd):
-                state = g.evolve(state, e)
+    for me, left, right, rng in _played_cities(4, 4, b"way-paying"):
+        for cid in rng.sample(_CARDS, 4):
+            need = CATALOG.need[cid]
+            listed = {(w.left, w.right): w for w in ways(need, me, left, right)}
+            kinds["free" if (0, 0) in listed else "bought" if listed else "none"] += 1
+            for lc in range(0, 7):
+                for rc in range(0, 7):
+                    assert payment.way_paying(need, me, left, right, lc, rc) == listed.get((lc, rc))
     assert min(kinds.values()) >= 20, kinds
 
 
@@ -631,22 +636,12 @@ def test_a_named_payment_is_the_listed_way_with_those_coins_for_any_cities(citie
 def test_legal_commands_payments_are_the_listed_ways_on_played_cities() -> None:
     """§6 on the cities of played games: for every card of the catalog and every stage
     of each city's board, `payer` gives the coins of `ways`' list, in its order."""
-    g = get("seven_wonders")
     asked = 0
-    for n in range(3):
-        state = replay(g, g.setup(g.presets["5p"], Seed(b"payer-%d" % n)))
-        rng = random.Random(n)
-        while g.result(state) is None:
-            seat = g.to_act(state)[0]
-            me, left, right = state.cities[seat], state.cities[left_of(seat, 5)], state.cities[right_of(seat, 5)]
-            pay = payment.payer(me, left, right)
-            costs = [CATALOG.need[c] for c in _CARDS] + [vec(st.cost) for st in BOARDS[me.wonder].sides[me.side].stages]
-            for need in costs:
-                assert pay(need) == tuple(coins(ways(need, me, left, right)))
-                asked += 1
-            cmd = rng.choice(g.legal_commands(state, seat))
-            for e in g.decide(state, seat, cmd):
-                state = g.evolve(state, e)
+    for me, left, right, _ in _played_cities(5, 3, b"payer"):
+        pay = payment.payer(me, left, right)
+        for need in [CATALOG.need[c] for c in _CARDS] + [vec(st.cost) for st in BOARDS[me.wonder].sides[me.side].stages]:
+            assert pay(need) == tuple(coins(ways(need, me, left, right)))
+            asked += 1
     assert asked > 10_000
 
 
