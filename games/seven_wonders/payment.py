@@ -76,14 +76,19 @@ def city_key(c: City) -> CityKey:
     return (c.wonder, c.side, c.stages, c.built, c.rewards)
 
 
-def stage_effects(c: City) -> list:
+def stage_effects(c: City) -> tuple:
     """The effects of the built stages of the city's board (with the alternatives picked on
     a board that offers them)."""
-    side = BOARDS[c.wonder].sides[c.side]
-    if not c.stage_options:
-        return [e for st in side.stages[: c.stages] for e in st.effects]
-    return [e for k, st in enumerate(side.stages[: c.stages])
-            for e in (st.options[c.stage_options[k] - 1] if st.options else st.effects)]
+    return _stage_effects(c.wonder, c.side, c.stages, c.stage_options)
+
+
+@lru_cache(maxsize=4096)  # boards x sides x stages x the few alternatives picked
+def _stage_effects(wonder: str, side_name: str, stages: int, options: tuple) -> tuple:
+    side = BOARDS[wonder].sides[side_name]
+    if not options:
+        return tuple([e for st in side.stages[:stages] for e in st.effects])
+    return tuple([e for k, st in enumerate(side.stages[:stages])
+                  for e in (st.options[options[k] - 1] if st.options else st.effects)])
 
 
 def info(c: City) -> Info:
