@@ -518,10 +518,7 @@ def _shortfalls(need: Vec, own: tuple[Vec, ...]) -> tuple[Vec, ...]:
         i = idx[0]
         short = need[i] - max([s[i] for s in own])
         return ((0,) * i + (short if short > 0 else 0,) + (0,) * (6 - i),)  # type: ignore[return-value]
-    wanted = cut(need)
-    missing = {tuple([a - b if a > b else 0 for a, b in zip(wanted, cut(s))]) for s in own}
-    if len(missing) > 1:
-        missing = {m for m in missing if not any(o != m and all(a <= b for a, b in zip(o, m)) for o in missing)}
+    missing = _minimal(cut(need), tuple(map(cut, own)))
     return tuple([_widen(idx, m) for m in sorted(missing)])  # the whole vectors' order: 0 on every other type
 
 
