@@ -53,6 +53,7 @@ from events.codec import decode_outcomes
 from events.envelope import Accepted, CommandEnvelope, Rejected
 from events.store import EventStore
 from games import registry
+from games.memo import Memo
 from projections.table import advance, empty
 from services import protocol
 from services.bots.backlog import interleave, script_game
@@ -170,7 +171,10 @@ def _forget_rules_caches() -> int:
     for name, module in list(sys.modules.items()):
         if name == "games" or name.startswith("games."):
             for value in list(vars(module).values()):
-                if callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
+                if isinstance(value, Memo):  # games.memo's bounded memos
+                    value.clear()
+                    n += 1
+                elif callable(getattr(value, "cache_clear", None)) and hasattr(value, "cache_info"):
                     value.cache_clear()
                     n += 1
     return n

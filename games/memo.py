@@ -9,7 +9,6 @@ so memos on a referee's path stay at `MAX_ENTRIES` or fewer (figures: bench/RESU
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import TypeVar
 
 K = TypeVar("K")
@@ -20,20 +19,37 @@ MAX_ENTRIES = 1 << 14
 lru_cache at capacity also compacts its dictionary now and then."""
 
 
-class Memo(OrderedDict[K, V]):
+class Memo(dict[K, V]):
     """Values by key, at most `limit` of them, the oldest inserted evicted first (FIFO:
     the memos using it look up what was put in recently, e.g. a city's production of
-    the turn before)."""
+    the turn before).
 
-    __slots__ = ("limit",)
+    A plain dict and a ring of its keys in insertion order: a full memo's `put` drops the
+    key in the ring's next slot and takes that slot (a third cheaper than an OrderedDict's
+    `popitem(last=False)`, measured; look-ups are a dict's). A key put again while present
+    is also in an older slot, and leaves when that slot comes round: earlier than FIFO
+    would say, never later, so the bound holds."""
+
+    __slots__ = ("limit", "_ring", "_next")
 
     def __init__(self, limit: int) -> None:
         super().__init__()
         self.limit = limit
+        self._ring: list[K | None] = [None] * limit
+        self._next = 0
 
     def put(self, key: K, value: V) -> V:
         """Store `value` under `key` (evicting the oldest entry if full) and return it."""
-        if len(self) >= self.limit:
-            self.popitem(last=False)
+        i = self._next
+        old = self._ring[i]
+        if old is not None:
+            self.pop(old, None)
+        self._ring[i] = key
         self[key] = value
+        self._next = i + 1 if i + 1 < self.limit else 0
         return value
+
+    def clear(self) -> None:
+        super().clear()
+        self._ring = [None] * self.limit
+        self._next = 0

@@ -144,6 +144,12 @@ def _whole(key: CityKey) -> Info:
 
 def _grown(parent: Info, effects: list, name: str | None, names: frozenset[str] | None = None) -> Info:
     """`parent` with these (colour, effect) pairs added, and structure `name` (or `names`)."""
+    if names is None:
+        names = parent.names | {name} if name is not None else parent.names
+    if parent.own and not any(type(e) is Produce or type(e) is TradeDiscount for _, e in effects):
+        # Most structures change neither production nor prices: the same vectors, numbers
+        # and memo entries as the city one structure smaller (`_whole`'s base has none yet).
+        return replace(parent, names=names)
     fixed_all = list(parent.fixed)
     fixed_sell = list(parent.fixed_sell)
     either_all = list(parent.either)
@@ -171,8 +177,6 @@ def _grown(parent: Info, effects: list, name: str | None, names: frozenset[str] 
                     right[i] = min(right[i], max(1, e.price))
     fixed, fsell = tuple(fixed_all), tuple(fixed_sell)
     either, esell = tuple(sorted(either_all)), tuple(sorted(either_sell))
-    if names is None:
-        names = parent.names | {name} if name is not None else parent.names
     own, sell, prices = _supply(fixed, either), _supply(fsell, esell), (tuple(left), tuple(right))
     return Info(
         own=own,  # type: ignore[arg-type]
