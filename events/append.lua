@@ -7,12 +7,14 @@
 --       [3] the items, MessagePack: a list of
 --           {log key, done key, rejected key or "", expected version, game id,
 --            creation time (ms), fingerprint, events, shared, landing or nil,
---            seed key or "", ends, the fingerprint of the command's exact bytes or ""}
+--            seed key or "", ends, the fingerprint of the command's exact bytes or "",
+--            command-ids key or ""}
 --           where either shared is false and each event is its values in
---           events.codec.FIELDS order, or shared is {game type, time, command id, format,
---           prev_hash of the first event} and each event is {type, v, seat, hash, data}:
---           one command's envelopes, whose seqs follow the expected version and whose
---           prev_hash is the hash before (the caller checks both)
+--           events.codec.FIELDS order, or shared is {command id, prev_hash of the first
+--           event, index in ARGV of the first entry, count, hash of the last event} and
+--           events is empty: one command's envelopes, already packed as entries by the
+--           caller (ARGV[first] .. ARGV[first + count - 1]), whose seqs follow the expected
+--           version and whose prev_hash is the hash before (the caller checks both)
 --       [4] consumer group of cmd:{s} (landings only)  [5] reply stream MAXLEN ~
 --       [6] rej:{s} MAXLEN ~  [7] rejected-record TTL in seconds
 --       [8] MessagePack list of latency histogram cells {hash key, field}
@@ -21,8 +23,11 @@
 --       [12] a staging key (stage:{s}:<unique>) or "" / absent: when given, the landed
 --       items' outcomes and acknowledgements are not written but staged there (SET, 60 s
 --       expiry) for events/deliver.lua, which the caller runs after a WAIT for replicas
+--       [13...] the compact items' entries (events.codec.encode_entry), in item order
 -- Each event is written, to its log and to the feed, as one field "e" (events.codec.ENTRY):
--- its values in FIELDS order, packed by cmsgpack (integers as integers, strings as str).
+-- its values in FIELDS order as MessagePack (integers as integers, strings as str): packed
+-- by the caller (compact items: each entry one argument, so Lua neither unpacks nor packs
+-- it) or here by cmsgpack (whole items), to the same bytes.
 -- A landing is {kind, cmd entry id, reply stream or "", outcome, histogram cell (0 = none),
 -- audit fields, dead-letter fields}: kind "a" appends the item's envelopes; kind "r"
 -- appends nothing and records a refusal (outcome = the Rejected JSON, audit = its rej:{s}
@@ -149,6 +154,28 @@ local function last_link(log)
   return seq, hash
 end
 
+-- The command ids of a running game's log, in ids:{s}:<game>: IDS_HEAD, then a netstring
+-- "<length>:<id>," for each compact item (one command's events) that landed: SET by the
+-- log's first append, APPENDed by each later one. A value without the head (the log began
+-- with a whole list, or before the list was kept: the APPEND created it) may be
+-- incomplete, and the game's end reads the log instead.
+local IDS_HEAD = 'ids1,'
+
+local function expire_listed(list)
+  local seen = {}
+  local p, n = #IDS_HEAD + 1, #list
+  while p <= n do
+    local colon = string.find(list, ':', p, true)
+    local len = tonumber(string.sub(list, p, colon - 1))
+    local id = string.sub(list, colon + 1, colon + len)
+    if not seen[id] then
+      seen[id] = true
+      redis.call('EXPIRE', done_prefix .. id, grace)
+    end
+    p = colon + len + 2
+  end
+end
+
 -- The done records of every command in a finished game's log expire after the grace.
 local function expire_done(log)
   local seen = {}
@@ -175,12 +202,21 @@ end
 -- (whole form) each event the next seq with the previous event's hash.
 local heads = {}  -- log -> {seq, hash} of the entry this call appended last to it
 
-local function broken(log, len, events, shared)
-  local n = #events
+-- A log's length: known without a call once this call has appended to it (the seq of its
+-- last entry, as the script checked each entry is seq = length).
+local function length(log)
+  local head = heads[log]
+  if head then
+    return head[1]
+  end
+  return redis.call('XLEN', log)
+end
+
+local function broken(log, len, events, shared, n)
   if n == 0 then
     return false
   end
-  local prev = shared and shared[5] or events[1][9]
+  local prev = shared and shared[2] or events[1][9]
   if len > 0 then
     local seq, hash
     local head = heads[log]
@@ -209,15 +245,21 @@ for _, item in ipairs(items) do
   local log, done, rejected = item[1], item[2], item[3]
   local expected, game_id, created, fp = item[4], item[5], item[6], item[7]
   local events, shared, land, secret, ends = item[8], item[9], item[10], item[11], item[12]
-  local n = #events
+  local ids = item[14] or ''
+  local n = shared and shared[4] or #events
   local code, record = 2, false
   if land and land[1] == 's' then
     record = nil
   else
-    -- applied before (2: its seqs), else refused before (3: its rejection)
-    record = redis.call('GET', done)
-    if not record and rejected ~= '' then
-      code, record = 3, redis.call('GET', rejected)
+    -- applied before (2: its seqs), else refused before (3: its rejection): one call
+    if rejected ~= '' then
+      local got = redis.call('MGET', done, rejected)
+      record = got[1]
+      if not record then
+        code, record = 3, got[2]
+      end
+    else
+      record = redis.call('GET', done)
     end
   end
   if record == nil then
@@ -236,14 +278,14 @@ for _, item in ipairs(items) do
   elseif record then
     local said = mine(record, fp, item[13])
     if said then
-      answer(code, redis.call('XLEN', log), said)
+      answer(code, length(log), said)
     else
-      answer(5, redis.call('XLEN', log), '')
+      answer(5, length(log), '')
     end
   elseif failed[log] then
-    answer(4, redis.call('XLEN', log), '')
+    answer(4, length(log), '')
   else
-    local len = redis.call('XLEN', log)
+    local len = length(log)
     if len ~= expected then
       failed[log] = true
       answer(1, len, '')
@@ -253,20 +295,16 @@ for _, item in ipairs(items) do
       redis.call('XADD', rej, 'MAXLEN', '~', rej_max, '*', unpack(land[6]))
       settle(land, land[4])
       answer(0, len, '')
-    elseif broken(log, len, events, shared) then
+    elseif broken(log, len, events, shared, n) then
       failed[log] = true
       answer(6, len, '')
     else
       local seqs = {}
       if shared then
-        local game_type, time, command_id, format, prev = shared[1], shared[2], shared[3], shared[4], shared[5]
+        local first = shared[3] - 1
         for i = 1, n do
-          local ev = events[i]
-          local seq = expected + i
-          write(log, cmsgpack.pack({game_id, game_type, seq, ev[1], ev[2], time, command_id, ev[3], prev, ev[4],
-                                    format, ev[5]}))
-          prev = ev[4]
-          seqs[i] = seq
+          write(log, ARGV[first + i])
+          seqs[i] = expected + i
         end
       else
         for i = 1, n do
@@ -275,7 +313,7 @@ for _, item in ipairs(items) do
         end
       end
       if n > 0 then
-        heads[log] = {expected + n, shared and events[n][4] or events[n][10]}
+        heads[log] = {expected + n, shared and shared[5] or events[n][10]}
       end
       if expected == 0 and n > 0 then
         redis.call('ZADD', games, 'NX', created, game_id)
@@ -294,8 +332,28 @@ for _, item in ipairs(items) do
           redis.call('PERSIST', secret)
         end
       end
-      if ends and grace > 0 then
-        expire_done(log)
+      if ids ~= '' and shared and n > 0 then
+        -- (Whole lists, an import, fork or restore, are not listed: a list begun by a
+        -- later command has no head, and that game's end reads its log.)
+        local add = #shared[1] .. ':' .. shared[1] .. ','
+        if expected == 0 then
+          redis.call('SET', ids, IDS_HEAD .. add)
+        else
+          redis.call('APPEND', ids, add)
+        end
+      end
+      if ends then
+        if grace > 0 then
+          local list = ids ~= '' and redis.call('GET', ids)
+          if list and string.sub(list, 1, #IDS_HEAD) == IDS_HEAD then
+            expire_listed(list)
+          else
+            expire_done(log)
+          end
+        end
+        if ids ~= '' then
+          redis.call('DEL', ids)
+        end
       end
       if land then
         settle(land, land[4] .. json .. '}')

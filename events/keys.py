@@ -68,6 +68,13 @@ def rejected(s: int, command_id: str) -> str:
     return f"rejected:{{{s}}}:{command_id}"
 
 
+def command_ids(s: int, game_id: str) -> str:
+    """String listing the command ids of a game's log while it runs (netstrings after a
+    header, events/append.lua): what the game's end gives the grace expiry, without the
+    script reading the whole log back. Deleted once the game ends."""
+    return f"ids:{{{s}}}:{game_id}"
+
+
 def secret(s: int, game_id: str) -> str:
     """String holding a game's seed (hex) until it is revealed in the log."""
     return f"secret:{{{s}}}:{game_id}"

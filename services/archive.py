@@ -256,7 +256,7 @@ class Archiver:
                     if await pipe.xlen(log_key) != len(envs):
                         raise Refused(f"{g}: its log changed while it was archived: left in Redis")
                     pipe.multi()
-                    pipe.delete(log_key, keys.secret(s, g), keys.lobby(s, g),
+                    pipe.delete(log_key, keys.secret(s, g), keys.lobby(s, g), keys.command_ids(s, g),
                                 *(keys.view(s, g, seat) for seat in {*board.seats(table), None}),
                                 *(keys.done(s, c) for c in commands))
                     pipe.zrem(keys.games(s), g)

@@ -21,6 +21,9 @@ _SCRIPT = files("events").joinpath("append.lua").read_text(encoding="utf-8")
 _ANSWER_FULL = files("events").joinpath("answer_full.lua").read_text(encoding="utf-8")
 _DELIVER = files("events").joinpath("deliver.lua").read_text(encoding="utf-8")
 _pack = msgspec.msgpack.Encoder().encode
+_pack_entry = msgspec.msgpack.Encoder().encode  # events.codec.encode_entry's values, as a tuple
+_FIRST_ENTRY = 13
+"""The ARGV index (1-based, as the script counts) of the call's first packed entry."""
 _seqs_decoder = msgspec.json.Decoder(list[int])
 
 
@@ -61,13 +64,14 @@ class Appends(StoreBase):
         # Packed at once: the items' script forms (some lists per command) are freed before
         # the call is awaited, not held through it while the next batch is decided, when the
         # cyclic GC's passes would scan them (measured: about a tenth of its work in a drain).
-        packed = _pack([self._entry(shard, item, group) for item in items])
+        entries: list[bytes] = []  # the compact items' packed entries: ARGV[13...]
+        packed = _pack([self._entry(shard, item, group, entries) for item in items])
         for key, _ in cells:
             self._check_key(shard, key)
         keys_ = [keys.feed(shard), keys.games(shard), keys.cmd(shard), keys.rejections(shard), keys.dead(shard)]
         args = [self.feed_maxlen, self.done_ttl or 0, packed, group, retention.reply_maxlen,
                 retention.rejections_maxlen, retention.rejected_ttl, _pack(cells), retention.reply_ttl,
-                retention.done_grace, keys.done(shard, "")]
+                retention.done_grace, keys.done(shard, ""), "", *entries]
         if self.wait_replicas and any(item.landing is not None for item in items):
             reply = await self._waited(shard, keys_, args, group, retention)
         else:
@@ -84,15 +88,17 @@ class Appends(StoreBase):
             results.append(AppendResult(status, seqs, version, stored if status == "rejected" else b""))
         return results
 
-    def _entry(self, shard: int, item: AppendItem, group: str) -> list[Any]:
+    def _entry(self, shard: int, item: AppendItem, group: str, entries: list[bytes]) -> list[Any]:
         """The script's form of an item, once it is checked.
 
         The script trusts its input (it cannot raise halfway without breaking
         all-or-nothing), so malformed items are refused here, before any write. The
         envelopes of one command (one game type, time, command id and format, chained one
-        after the other: what the referee appends) travel compact, those fields once per
-        item and seq and prev_hash not at all (the script derives them); any other list
-        travels as whole field lists."""
+        after the other: what the referee appends) travel compact: packed here as the
+        stream entries the script writes (`encode_entry`), appended to `entries` (the call's
+        arguments after the fixed ones), so Redis's Lua neither unpacks nor packs them
+        (measured: a tenth of Redis's instructions a command in a drain, bench/RESULTS.md);
+        any other list travels as whole field lists, packed by the script to the same bytes."""
         fp = item.fingerprint
         for f in (fp, item.exact_fingerprint):
             if len(f) not in (0, FINGERPRINT_LEN) or f[:1] in ("[", "{"):
@@ -102,7 +108,7 @@ class Appends(StoreBase):
             if item.envelopes:
                 raise ValueError("a settlement appends no envelopes")
             self._check_landing(shard, land, group)
-            return ["", "", item.rejected_key, 0, "", 0, fp, [], False, land, "", False, ""]
+            return ["", "", item.rejected_key, 0, "", 0, fp, [], False, land, "", False, "", ""]
         game_id = item.game_id
         where = self.shard(game_id) if self.shards != 1 else 0  # (no call for one shard: hot path)
         if where != shard:
@@ -118,6 +124,7 @@ class Appends(StoreBase):
             first = envelopes[0]
             game_type, at, command_id, fmt, prev = first.game_type, first.time, first.command_id, first.format, None
             compact = True
+            packed: list[bytes] = []
             for env in envelopes:
                 seq += 1
                 if env.seq != seq or env.game_id != game_id:
@@ -126,9 +133,11 @@ class Appends(StoreBase):
                                 or env.format != fmt or (prev is not None and env.prev_hash != prev)):
                     compact = False
                 prev = env.hash
-                events.append([env.type, env.v, env.seat, prev, env.data.decode()])
+                packed.append(_pack_entry((game_id, game_type, seq, env.type, env.v, at, command_id, env.seat,
+                                           env.prev_hash, prev, fmt, env.data.decode())))
             if compact:
-                shared = [game_type, at, command_id, fmt, first.prev_hash]
+                shared = [command_id, first.prev_hash, _FIRST_ENTRY + len(entries), len(packed), prev]
+                entries += packed
             else:
                 events = list(map(whole_fields, envelopes))
         if land is not None:
@@ -139,7 +148,8 @@ class Appends(StoreBase):
         secret = keys.secret(shard, game_id) if envelopes and (expected == 0 or item.ends) else ""
         return [keys.log(shard, game_id), keys.done(shard, item.command_id), item.rejected_key,
                 expected, game_id, envelopes[0].time if envelopes else 0, fp, events, shared, land, secret,
-                item.ends and bool(envelopes), item.exact_fingerprint]
+                item.ends and bool(envelopes), item.exact_fingerprint,
+                keys.command_ids(shard, game_id) if envelopes else ""]
 
     def _check_landing(self, shard: int, land: Landing, group: str) -> None:
         if not group:
@@ -202,7 +212,8 @@ class Appends(StoreBase):
             if self._sha is None:
                 self._sha = await self._redis.script_load(_SCRIPT)
             got = await self._one_connection(
-                keys.cmd(shard), [("EVALSHA", self._sha, len(keys_), *keys_, *args, stage), wait, deliver])
+                keys.cmd(shard), [("EVALSHA", self._sha, len(keys_), *keys_, *args[:11], stage, *args[12:]), wait,
+                                  deliver])
             if isinstance(got[0], NoScriptError) and attempt == 0:
                 self._sha = None  # the script cache is lost on restart, failover or SCRIPT FLUSH
                 continue

@@ -93,6 +93,7 @@ async def test_a_games_done_records_outlive_it_by_the_grace_and_its_revealed_see
                 break
             seat = 1 - seat
         assert await r.exists(keys.secret(0, gid)) == 0  # revealed in the log: deleted
+        assert await r.exists(keys.command_ids(0, gid)) == 0  # the list of the log's commands: used, deleted
         for cid in ids:
             assert await _ttl(r, keys.done(0, cid)) in (0, 1), cid
         again = await c.submit(first)  # a retry within the grace: the same answer
@@ -102,6 +103,40 @@ async def test_a_games_done_records_outlive_it_by_the_grace_and_its_revealed_see
         late = await c.submit(first)  # after the grace: judged again, and the game is over
         assert isinstance(late, Rejected) and late.code == "game_over", late
         assert await store.version(gid) == length
+
+
+async def test_the_end_finds_every_command_of_the_log_with_or_without_its_list(r, toy, referee_factory) -> None:
+    """The game's end gives the grace to the done record of every command in its log: from
+    the list the append script keeps (ids:{s}:<game>, each landed command's id), or, for a
+    log begun before the list was kept (its list has no head, or none at all), from the log
+    itself. Either way no record is left without its expiry, and the list is deleted."""
+    await referee_factory(done_grace_s=30)
+    async with Client(r, timeout=5) as c:
+        games = []
+        for kind in ("listed", "headless", "none"):
+            gid, tokens, out = await c.open(toy, preset="2p")
+            assert isinstance(out, Accepted)
+            listed = await r.get(keys.command_ids(0, gid))
+            assert listed is not None and listed.startswith(b"ids1,") and out.command_id.encode() in listed
+            games.append((kind, gid, tokens, [out.command_id]))
+        for kind, gid, tokens, ids in games:
+            first = await c.act(toy, gid, 0, tokens[0], "add 3")
+            assert isinstance(first, Accepted)
+            ids.append(first.command_id)
+            if kind != "listed":  # as if the log had begun before the list: later APPENDs start a headless one
+                await r.delete(keys.command_ids(0, gid))
+            if kind == "none":
+                await r.set(keys.command_ids(0, gid), b"")  # an empty value: no head either
+            seat = 1
+            while "toy.won" not in await _types(c, gid):
+                got = await c.act(toy, gid, seat, tokens[seat], "add 3")
+                assert isinstance(got, Accepted), got
+                ids.append(got.command_id)
+                seat = 1 - seat
+        for kind, gid, _, ids in games:
+            assert await r.exists(keys.command_ids(0, gid)) == 0, kind
+            for cid in ids:
+                assert 0 < await _ttl(r, keys.done(0, cid)) <= 30, (kind, cid)
 
 
 async def _none_left(r, names: list[str]) -> bool:

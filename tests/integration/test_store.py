@@ -257,19 +257,23 @@ async def test_a_commands_chain_travels_compact_and_any_list_is_stored_exactly(
     lab: Lab, redis: aioredis.Redis
 ) -> None:
     """What the referee appends (one command's envelopes: one time, command id and game type,
-    chained) travels compact, its shared fields once and seq and prev_hash derived by the
-    script; any other list travels as whole field lists. Both are stored field for field as
-    given (events/README.md: the log holds exactly the envelopes appended); a list that does
-    not chain is refused whole (`broken`), nothing of it stored."""
+    chained) travels compact, each envelope packed as its stream entry by the caller (one
+    argument each); any other list travels as whole field lists, packed by the script. Both
+    are stored field for field as given, byte for byte `encode_entry` (events/README.md: the
+    log holds exactly the envelopes appended); a list that does not chain is refused whole
+    (`broken`), nothing of it stored."""
     g, c1, c2, c3 = lab.game(), lab.command(), lab.command(), lab.command()
     chain = events_for(g, c1, None, 3, seat=-1, time=1_764_460_000_123)
-    assert lab.store._entry(lab.shard, AppendItem(g, 0, c1, chain), "")[8] is not False  # compact
+    entries: list[bytes] = []
+    assert lab.store._entry(lab.shard, AppendItem(g, 0, c1, chain), "", entries)[8] is not False  # compact
+    assert entries == [encode_entry(e) for e in chain]
     mixed = events_for(g, c2, chain[-1], 2)  # each at its own time
-    assert lab.store._entry(lab.shard, AppendItem(g, 3, c2, mixed), "")[8] is False
+    assert lab.store._entry(lab.shard, AppendItem(g, 3, c2, mixed), "", entries)[8] is False
     # Not chained (a prev_hash that is not the hash before): whole, and refused.
     odd = events_for(g, c3, mixed[-1], 2, time=1_764_460_000_456)
     odd[1] = msgspec.structs.replace(odd[1], prev_hash="f" * 64)
-    assert lab.store._entry(lab.shard, AppendItem(g, 5, c3, odd), "")[8] is False
+    assert lab.store._entry(lab.shard, AppendItem(g, 5, c3, odd), "", entries)[8] is False
+    assert len(entries) == 3  # whole lists add no entries
     results = await lab.store.append_batch(lab.shard, [AppendItem(g, 0, c1, chain), AppendItem(g, 3, c2, mixed),
                                                        AppendItem(g, 5, c3, odd)])
     assert [(r.status, r.seqs) for r in results] == [("ok", [1, 2, 3]), ("ok", [4, 5]), ("broken", [])]
@@ -277,11 +281,45 @@ async def test_a_commands_chain_travels_compact_and_any_list_is_stored_exactly(
     raw_log = await redis.xrange(keys.log(lab.shard, g))
     assert [msgspec.msgpack.decode(f[ENTRY]) for _, f in raw_log] == [
         [env.data.decode() if name == "data" else getattr(env, name) for name in FIELDS] for env in given]
+    assert [f[ENTRY] for _, f in raw_log] == [encode_entry(env) for env in given]  # either packer, same bytes
     raw_feed = [f for _, f in await redis.xrange(keys.feed(lab.shard)) if envelope_from_fields(f).game_id == g]
     assert raw_feed == [f for _, f in raw_log]
     assert [list(f) for f in raw_feed] == [[ENTRY]] * len(given)
     assert await lab.store.read(g) == given
     assert await redis.get(keys.done(lab.shard, c3)) is None
+
+
+@pytest.mark.parametrize("whole", [False, True])
+async def test_the_script_and_the_caller_pack_entries_to_the_same_bytes(
+    lab: Lab, redis: aioredis.Redis, whole: bool
+) -> None:
+    """A compact item's entries are packed by the caller (msgspec), a whole item's by the
+    script (Redis's cmsgpack): both must give `encode_entry`'s bytes for every width of
+    MessagePack integer and string an envelope's fields can take (seats below -32 and -128,
+    times past 2**32, versions past 255 and 65,535, payloads past 31, 255 and 65,535 bytes,
+    non-ASCII UTF-8), so a log reads the same whichever path wrote it."""
+    g, c = lab.game(), lab.command()
+    cases = [(-1, 5, 1, b'{"a":1}'), (-33, 2**32 + 7, 200, b'{"t":"' + "é€😀".encode() * 3 + b'"}'),
+             (-129, 2**40, 70_000, b'{"x":"' + b"y" * 300 + b'"}'), (127, 1_764_460_000_123, 2**31,
+                                                                    b'{"z":"' + b"q" * 70_000 + b'"}')]
+    prev, envs = GENESIS, []
+    for i, (seat, at, v, data) in enumerate(cases):
+        env = link(prev, game_id=g, game_type="demo-" + "k" * 40, seq=i + 1, type="kind" * 9, v=v,
+                   time=at if whole else 1_764_460_000_999, command_id=c, seat=seat, data=data)
+        envs.append(env)
+        prev = env.hash
+    entries: list[bytes] = []
+    form = lab.store._entry(lab.shard, AppendItem(g, 0, c, envs), "", entries)
+    assert (form[8] is False) == whole  # times that differ travel whole
+    (res,) = await lab.store.append_batch(lab.shard, [AppendItem(g, 0, c, envs)])
+    assert res.status == "ok" and res.seqs == [1, 2, 3, 4]
+    stored = [f[ENTRY] for _, f in await redis.xrange(keys.log(lab.shard, g))]
+    assert stored == [encode_entry(e) for e in envs]
+    assert await lab.store.read(g) == envs
+    # One command's chain starts the list of the log's commands; a whole list (an import, a
+    # fork) is not listed, so the game's end will read its log (tests/integration/test_retention.py).
+    listed = await redis.get(keys.command_ids(lab.shard, g))
+    assert listed == (None if whole else b"ids1,%d:%s," % (len(c), c.encode()))
 
 
 async def test_the_script_appends_nothing_past_a_broken_chain(lab: Lab, redis: aioredis.Redis) -> None:

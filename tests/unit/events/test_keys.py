@@ -25,6 +25,7 @@ def test_exact_names() -> None:
     assert keys.done(3, "c1") == "done:{3}:c1"
     assert keys.latency(3, "arkadia") == "latency:{3}:arkadia"
     assert keys.secret(3, "g1") == "secret:{3}:g1"
+    assert keys.command_ids(3, "g1") == "ids:{3}:g1"
     assert keys.games(3) == "games:{3}"
     assert keys.rejections(3) == "rej:{3}"
     assert keys.dead(3) == "dlq:{3}"
