@@ -4,8 +4,9 @@ Plays whole games in this process through the game contract (no service: the bot
 what is measured): the mcts bot (services/bots/mcts.py) in one seat, rotating over the
 seats game by game, every other seat greedy or random. Prints, per title, opponent and
 budget, the mcts seat's win share (ties split) with a 95% Wilson interval (the solo game:
-its mean score against the opponent kind's own mean), its CPU per decision and its random
-playouts per second. Deterministic for the seeds given. Prints figures; asserts nothing.
+its mean score against the opponent kind's own mean on the same deals, and the mean of the
+per-deal differences with its 95% interval), its CPU per decision and its random playouts
+per second. Deterministic for the seeds given. Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def paired(diffs: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of per-deal score differences and its 95% interval (normal approximation:
+    for the ≥ 100 deals a row is meant to have; 0 wide for fewer than two)."""
+    mean = statistics.mean(diffs)
+    half = z * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else 0.0
+    return mean, mean - half, mean + half
 
 
 def play(title: str, preset: str, k: int, opponent: str, iterations: int) -> tuple[float, float, int, float, int]:
@@ -123,9 +132,12 @@ def _table(args: argparse.Namespace, pmap: Callable[..., Iterable[Any]]) -> None
                 per = 1000 * cpu / max(1, sum(g[2] for g in got))
                 rate = sum(g[4] for g in got) / cpu if cpu else 0.0
                 if title.endswith("solo"):  # no opponent: the opponent kind plays the same deals alone
-                    mine = statistics.mean(g[0] for g in got)
-                    theirs = statistics.mean(pmap(partial(solo, title, preset, kind=opponent), range(args.games)))
-                    text = f"score {mine:.1f} vs {opponent}'s {theirs:.1f}"
+                    theirs = list(pmap(partial(solo, title, preset, kind=opponent), range(args.games)))
+                    diff, lo, hi = paired([g[0] - t for g, t in zip(got, theirs)])
+                    ahead = sum(g[0] > t for g, t in zip(got, theirs))
+                    text = (f"score {statistics.mean(g[0] for g in got):.1f} vs {opponent}'s "
+                            f"{statistics.mean(theirs):.1f}: {diff:+.1f} ({lo:+.1f} to {hi:+.1f}), "
+                            f"ahead on {ahead} of {len(got)} deals")
                 else:
                     wins = sum(g[0] for g in got)
                     lo, hi = wilson(wins, len(got))
