@@ -161,12 +161,17 @@ end
 -- incomplete, and the game's end reads the log instead.
 local IDS_HEAD = 'ids1,'
 
+-- Expires the done record of every command the list names; false if the list does not
+-- parse to its end (never written so; then the log is read instead: EXPIRE is idempotent).
 local function expire_listed(list)
   local seen = {}
   local p, n = #IDS_HEAD + 1, #list
   while p <= n do
     local colon = string.find(list, ':', p, true)
-    local len = tonumber(string.sub(list, p, colon - 1))
+    local len = colon and tonumber(string.sub(list, p, colon - 1))
+    if not len or string.sub(list, colon + len + 1, colon + len + 1) ~= ',' then
+      return false
+    end
     local id = string.sub(list, colon + 1, colon + len)
     if not seen[id] then
       seen[id] = true
@@ -174,6 +179,7 @@ local function expire_listed(list)
     end
     p = colon + len + 2
   end
+  return true
 end
 
 -- The done records of every command in a finished game's log expire after the grace.
@@ -345,9 +351,7 @@ for _, item in ipairs(items) do
       if ends then
         if grace > 0 then
           local list = ids ~= '' and redis.call('GET', ids)
-          if list and string.sub(list, 1, #IDS_HEAD) == IDS_HEAD then
-            expire_listed(list)
-          else
+          if not (list and string.sub(list, 1, #IDS_HEAD) == IDS_HEAD and expire_listed(list)) then
             expire_done(log)
           end
         end

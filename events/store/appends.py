@@ -97,7 +97,8 @@ class Appends(StoreBase):
         after the other: what the referee appends) travel compact: packed here as the
         stream entries the script writes (`encode_entry`), appended to `entries` (the call's
         arguments after the fixed ones), so Redis's Lua neither unpacks nor packs them
-        (measured: a tenth of Redis's instructions a command in a drain, bench/RESULTS.md);
+        (with the list of command ids, a fifth fewer Redis instructions a command in a
+        drain: bench/RESULTS.md, "The append script's Lua work");
         any other list travels as whole field lists, packed by the script to the same bytes."""
         fp = item.fingerprint
         for f in (fp, item.exact_fingerprint):

@@ -109,11 +109,12 @@ async def test_the_end_finds_every_command_of_the_log_with_or_without_its_list(r
     """The game's end gives the grace to the done record of every command in its log: from
     the list the append script keeps (ids:{s}:<game>, each landed command's id), or, for a
     log begun before the list was kept (its list has no head, or none at all), from the log
-    itself. Either way no record is left without its expiry, and the list is deleted."""
+    itself; so too if the list does not parse. Either way no record is left without its
+    expiry, and the list is deleted."""
     await referee_factory(done_grace_s=30)
     async with Client(r, timeout=5) as c:
         games = []
-        for kind in ("listed", "headless", "none"):
+        for kind in ("listed", "headless", "none", "garbled"):
             gid, tokens, out = await c.open(toy, preset="2p")
             assert isinstance(out, Accepted)
             listed = await r.get(keys.command_ids(0, gid))
@@ -127,6 +128,8 @@ async def test_the_end_finds_every_command_of_the_log_with_or_without_its_list(r
                 await r.delete(keys.command_ids(0, gid))
             if kind == "none":
                 await r.set(keys.command_ids(0, gid), b"")  # an empty value: no head either
+            if kind == "garbled":
+                await r.set(keys.command_ids(0, gid), b"ids1,zz")  # a head, then no netstring
             seat = 1
             while "toy.won" not in await _types(c, gid):
                 got = await c.act(toy, gid, seat, tokens[seat], "add 3")
